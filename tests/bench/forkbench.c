@@ -1,0 +1,1863 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * forkbench - the workloads of the fork-path regression gate.
+ *
+ * Every workload is a "batch" function that performs n operations.  The
+ * harness calibrates n during warm-up so that one batch lasts at least
+ * --min-batch-ms, then records --samples batches, each timed with
+ * CLOCK_MONOTONIC and accompanied by the getrusage() deltas of the process
+ * and of its reaped children.  See tests/bench/README.md and GATE.md for why
+ * the measurement is shaped like this.
+ *
+ * The program must run as PID 1's child in a busybox initramfs as well as on
+ * a host, so it needs nothing but a kernel: it is built with gcc -static and
+ * writes its own exec target (a 129-byte ELF file) to a tmpfs directory.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+#define FORKBENCH_VERSION "1"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC 1000000000ULL
+/* Argument that turns forkbench into one link of the execl chain. */
+#define EXECL_CHAIN_ARG "--execl-chain"
+
+extern char **environ;
+
+enum role { ROLE_PRIMARY, ROLE_SECONDARY, ROLE_CONTROL };
+
+static const char *const role_name[] = {
+	[ROLE_PRIMARY] = "primary",
+	[ROLE_SECONDARY] = "secondary",
+	[ROLE_CONTROL] = "control",
+};
+
+struct sample {
+	uint64_t ops;		/* operations in this batch */
+	uint64_t elapsed_ns;
+	double ns_per_op;
+	uint64_t user_ns, sys_ns;	/* this process */
+	uint64_t cusr_ns, csys_ns;	/* reaped children */
+	int cpu, cpu_end;	/* CPU of the measuring process */
+};
+
+struct bench;
+
+struct workload {
+	const char *name;
+	enum role role;
+	const char *what;
+	/* operations per iteration: the batch function is given iterations */
+	unsigned int ops_per_iter;
+	/* nesting depth of pid namespaces to measure in, 0 for none */
+	unsigned int pidns_depth;
+	/* never pin: the workload needs every CPU (it pins its own copies) */
+	bool own_affinity;
+	/* returns 0, or a positive "skip" code after printing why, or -1 */
+	int (*setup)(struct bench *b);
+	int (*batch)(struct bench *b, uint64_t iters);
+	void (*teardown)(struct bench *b);
+};
+
+enum { SETUP_SKIP = 1 };
+
+struct result {
+	const struct workload *w;
+	struct sample *samples;
+	size_t nr_samples;
+	uint64_t iters;
+	bool pinned;
+	char *skipped;		/* reason, when not run */
+	char *error;		/* reason, when it failed */
+};
+
+struct bench {
+	/* options */
+	size_t samples;
+	bool samples_given;
+	uint64_t min_batch_ns;
+	uint64_t fixed_iters;
+	unsigned int warmup;
+	double duration;
+	bool have_seed;
+	uint64_t seed;
+	bool json;
+	bool pin;
+	int cpu;
+	bool keep_aslr;
+	size_t big_mib;
+	unsigned int sem_procs;
+	unsigned int busy;
+	unsigned int copies;
+	const char *tmpdir_base;
+	const char *target_arg;
+	char **tags;
+	size_t nr_tags;
+
+	/* state */
+	int nr_cpus;
+	cpu_set_t all_cpus;
+	char tmpdir[PATH_MAX];
+	bool tmpdir_is_tmpfs;
+	char target[PATH_MAX];	/* exec target: exits 0 at once */
+	char self[PATH_MAX];	/* copy of this program, for execl */
+	char storm[PATH_MAX];	/* storm shell script */
+	bool made_target, made_self, made_storm;
+	void *big;
+	int semid;
+	int pipe_to[2], pipe_from[2];
+	pid_t pipe_peer;
+};
+
+/* A message about a workload that could not run; returns -1 for chaining. */
+static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+	int saved = errno;
+
+	fputs("forkbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	errno = saved;
+	return -1;
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("forkbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_FAILURE);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * NSEC_PER_SEC + (uint64_t)tv->tv_usec * 1000;
+}
+
+/*
+ * Reap one child and insist that it exited 0.  A child that failed means the
+ * operation did not happen, and a batch that counts it would under-report the
+ * cost, so it is an error, never a sample.
+ */
+static int reap(pid_t pid, const char *what)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return fail("%s: waitpid: %m", what);
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status))
+		return fail("%s: child exited with status %d", what,
+			    WEXITSTATUS(status));
+	return fail("%s: child killed by signal %d", what, WTERMSIG(status));
+}
+
+/* ---- workloads ---------------------------------------------------------- */
+
+static int spawn_batch(struct bench *b, uint64_t iters)
+{
+	(void)b;
+	for (uint64_t i = 0; i < iters; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return fail("spawn: fork: %m");
+		if (pid == 0)
+			_exit(0);
+		if (reap(pid, "spawn"))
+			return -1;
+	}
+	return 0;
+}
+
+static int big_setup(struct bench *b)
+{
+	size_t len = b->big_mib << 20;
+	long page = sysconf(_SC_PAGESIZE);
+
+	b->big = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->big == MAP_FAILED) {
+		b->big = NULL;
+		return fail("spawn-big: mmap %zu MiB: %m", b->big_mib);
+	}
+	/*
+	 * Transparent huge pages would copy one PMD instead of 512 PTEs and
+	 * make the cost depend on whether khugepaged got there first; the
+	 * workload is about dup_mmap() over ordinary pages.
+	 */
+	(void)madvise(b->big, len, MADV_NOHUGEPAGE);
+	for (size_t off = 0; off < len; off += page)
+		((volatile char *)b->big)[off] = 1;
+	return 0;
+}
+
+static void big_teardown(struct bench *b)
+{
+	if (b->big)
+		munmap(b->big, b->big_mib << 20);
+	b->big = NULL;
+}
+
+static int exec_batch(struct bench *b, uint64_t iters)
+{
+	char *const argv[] = { b->target, NULL };
+	char *const envp[] = { NULL };
+
+	for (uint64_t i = 0; i < iters; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return fail("exec: fork: %m");
+		if (pid == 0) {
+			execve(b->target, argv, envp);
+			_exit(127);
+		}
+		if (reap(pid, "exec"))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * execl: one child walks a chain of iters execs of this program without
+ * forking; the count travels in argv (see execl_chain()).
+ */
+static int execl_batch(struct bench *b, uint64_t iters)
+{
+	char count[32];
+	pid_t pid;
+
+	snprintf(count, sizeof(count), "%" PRIu64, iters);
+	pid = fork();
+	if (pid < 0)
+		return fail("execl: fork: %m");
+	if (pid == 0) {
+		char *const argv[] = { "forkbench", EXECL_CHAIN_ARG, count, NULL };
+		char *const envp[] = { NULL };
+
+		execve(b->self, argv, envp);
+		_exit(127);
+	}
+	return reap(pid, "execl");
+}
+
+static void __attribute__((noreturn)) execl_chain(const char *self, const char *count)
+{
+	char *end;
+	unsigned long long left;
+	char next[32];
+
+	errno = 0;
+	left = strtoull(count, &end, 10);
+	if (errno || *end || left == 0)
+		_exit(2);
+	if (left == 1)
+		_exit(0);
+	snprintf(next, sizeof(next), "%llu", left - 1);
+	{
+		char *const argv[] = { "forkbench", EXECL_CHAIN_ARG, next, NULL };
+		char *const envp[] = { NULL };
+
+		execve(self, argv, envp);
+	}
+	_exit(127);
+}
+
+static int shell_setup(struct bench *b)
+{
+	(void)b;
+	if (access("/bin/sh", X_OK)) {
+		fprintf(stderr, "forkbench: skipping: /bin/sh: %m\n");
+		return SETUP_SKIP;
+	}
+	return 0;
+}
+
+static pid_t start_shell(const char *script, const char *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *const envp[] = { "PATH=/bin:/usr/bin", NULL };
+
+		if (arg)
+			execle("/bin/sh", "sh", "-c", arg, (char *)NULL, envp);
+		else
+			execle("/bin/sh", "sh", script, (char *)NULL, envp);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int shell_n(struct bench *b, uint64_t iters, unsigned int conc,
+		   const char *name)
+{
+	pid_t pids[8];
+
+	for (uint64_t i = 0; i < iters; i++) {
+		unsigned int started;
+		int ret = 0;
+
+		for (started = 0; started < conc; started++) {
+			pids[started] = start_shell(NULL, b->target);
+			if (pids[started] < 0) {
+				ret = fail("%s: fork: %m", name);
+				break;
+			}
+		}
+		for (unsigned int j = 0; j < started; j++)
+			if (reap(pids[j], name))
+				ret = -1;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int shell1_batch(struct bench *b, uint64_t iters)
+{
+	return shell_n(b, iters, 1, "shell-1");
+}
+
+static int shell8_batch(struct bench *b, uint64_t iters)
+{
+	return shell_n(b, iters, 8, "shell-8");
+}
+
+/*
+ * Run @copies processes that each perform @iters operations of @fn, started
+ * together through a pipe that they all block on: the parent closes its end
+ * once every copy exists, so fork latency of the copies is not measured
+ * unevenly.  Copy i is pinned to CPU i modulo nr_cpus when pinning is on.
+ */
+static int run_copies(struct bench *b, unsigned int copies, uint64_t iters,
+		      int (*fn)(struct bench *, uint64_t, unsigned int),
+		      const char *name)
+{
+	pid_t *pids = calloc(copies, sizeof(*pids));
+	int gate[2];
+	unsigned int started;
+	int ret = 0;
+
+	if (!pids)
+		return fail("%s: out of memory", name);
+	if (pipe2(gate, O_CLOEXEC)) {
+		free(pids);
+		return fail("%s: pipe: %m", name);
+	}
+	for (started = 0; started < copies; started++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			ret = fail("%s: fork: %m", name);
+			break;
+		}
+		if (pid == 0) {
+			char c;
+
+			close(gate[1]);
+			if (b->pin) {
+				cpu_set_t set;
+
+				CPU_ZERO(&set);
+				CPU_SET(started % b->nr_cpus, &set);
+				(void)sched_setaffinity(0, sizeof(set), &set);
+			}
+			if (read(gate[0], &c, 1) < 0)
+				_exit(3);
+			_exit(fn(b, iters, started) ? 1 : 0);
+		}
+		pids[started] = pid;
+	}
+	close(gate[0]);
+	close(gate[1]);
+	for (unsigned int j = 0; j < started; j++)
+		if (reap(pids[j], name))
+			ret = -1;
+	free(pids);
+	return ret;
+}
+
+static int spawn_copy(struct bench *b, uint64_t iters, unsigned int idx)
+{
+	(void)idx;
+	return spawn_batch(b, iters);
+}
+
+static int spawn1_batch(struct bench *b, uint64_t iters)
+{
+	return run_copies(b, 1, iters, spawn_copy, "spawn-1");
+}
+
+static int spawnn_batch(struct bench *b, uint64_t iters)
+{
+	return run_copies(b, b->copies, iters, spawn_copy, "spawn-N");
+}
+
+/* Read a whole small /proc file, as ps does for every task. */
+static void slurp(int dirfd, const char *name)
+{
+	char buf[4096];
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;		/* the task exited meanwhile: as ps */
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static int ps_batch(struct bench *b, uint64_t iters)
+{
+	(void)b;
+	for (uint64_t i = 0; i < iters; i++) {
+		DIR *proc = opendir("/proc");
+		struct dirent *de;
+
+		if (!proc)
+			return fail("ps: /proc: %m");
+		while ((de = readdir(proc))) {
+			int fd;
+
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			fd = openat(dirfd(proc), de->d_name,
+				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			slurp(fd, "stat");
+			slurp(fd, "status");
+			slurp(fd, "cmdline");
+			close(fd);
+		}
+		closedir(proc);
+	}
+	return 0;
+}
+
+static int sem_setup(struct bench *b)
+{
+	b->semid = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	if (b->semid < 0) {
+		if (errno == ENOSYS) {
+			fprintf(stderr, "forkbench: skipping: no SysV IPC\n");
+			return SETUP_SKIP;
+		}
+		return fail("sem: semget: %m");
+	}
+	if (semctl(b->semid, 0, SETVAL, 1) < 0)
+		return fail("sem: semctl SETVAL: %m");
+	return 0;
+}
+
+static void sem_teardown(struct bench *b)
+{
+	if (b->semid >= 0)
+		(void)semctl(b->semid, 0, IPC_RMID);
+	b->semid = -1;
+}
+
+static void busy_loop(unsigned int n)
+{
+	for (volatile unsigned int i = 0; i < n; i++)
+		;
+}
+
+static int sem_copy(struct bench *b, uint64_t iters, unsigned int idx)
+{
+	struct sembuf down = { .sem_num = 0, .sem_op = -1 };
+	struct sembuf up = { .sem_num = 0, .sem_op = 1 };
+
+	(void)idx;
+	for (uint64_t i = 0; i < iters; i++) {
+		if (semop(b->semid, &down, 1))
+			return fail("sem: semop down: %m");
+		busy_loop(b->busy);	/* busy_in */
+		if (semop(b->semid, &up, 1))
+			return fail("sem: semop up: %m");
+		busy_loop(b->busy);	/* busy_out */
+	}
+	return 0;
+}
+
+static int sem_batch(struct bench *b, uint64_t iters)
+{
+	/*
+	 * The copies may run on any CPU: the contention between them is what
+	 * the sysvsem seed measured.  run_copies() pins them only if pinning
+	 * is on, and sem is a control, so it is not.
+	 */
+	bool pin = b->pin;
+	int ret;
+
+	b->pin = false;
+	ret = run_copies(b, b->sem_procs, iters, sem_copy, "sem");
+	b->pin = pin;
+	return ret;
+}
+
+static int storm_batch(struct bench *b, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		pid_t pid = start_shell(b->storm, NULL);
+
+		if (pid < 0)
+			return fail("storm: fork: %m");
+		if (reap(pid, "storm"))
+			return -1;
+	}
+	return 0;
+}
+
+static int getppid_batch(struct bench *b, uint64_t iters)
+{
+	(void)b;
+	/* syscall() so that no library cache answers instead of the kernel */
+	for (uint64_t i = 0; i < iters; i++)
+		(void)syscall(SYS_getppid);
+	return 0;
+}
+
+static int getpid_batch(struct bench *b, uint64_t iters)
+{
+	(void)b;
+	for (uint64_t i = 0; i < iters; i++)
+		(void)syscall(SYS_getpid);
+	return 0;
+}
+
+/*
+ * pipe: a peer process echoes every 4-byte token back; it lives across all
+ * batches so that its creation is not timed.
+ */
+static int pipe_setup(struct bench *b)
+{
+	if (pipe2(b->pipe_to, O_CLOEXEC) || pipe2(b->pipe_from, O_CLOEXEC))
+		return fail("pipe: pipe2: %m");
+	b->pipe_peer = fork();
+	if (b->pipe_peer < 0)
+		return fail("pipe: fork: %m");
+	if (b->pipe_peer == 0) {
+		uint32_t token;
+
+		close(b->pipe_to[1]);
+		close(b->pipe_from[0]);
+		while (read(b->pipe_to[0], &token, sizeof(token)) == sizeof(token))
+			if (write(b->pipe_from[1], &token, sizeof(token)) != sizeof(token))
+				_exit(1);
+		_exit(0);
+	}
+	close(b->pipe_to[0]);
+	close(b->pipe_from[1]);
+	return 0;
+}
+
+static int pipe_batch(struct bench *b, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		uint32_t token = (uint32_t)i, back;
+
+		if (write(b->pipe_to[1], &token, sizeof(token)) != sizeof(token))
+			return fail("pipe: write: %m");
+		if (read(b->pipe_from[0], &back, sizeof(back)) != sizeof(back) ||
+		    back != token)
+			return fail("pipe: peer did not echo");
+	}
+	return 0;
+}
+
+static void pipe_teardown(struct bench *b)
+{
+	if (b->pipe_peer <= 0)
+		return;
+	close(b->pipe_to[1]);
+	close(b->pipe_from[0]);
+	(void)reap(b->pipe_peer, "pipe");
+	b->pipe_peer = 0;
+}
+
+static void *thread_fn(void *arg)
+{
+	return arg;
+}
+
+static int threads_batch(struct bench *b, uint64_t iters)
+{
+	(void)b;
+	for (uint64_t i = 0; i < iters; i++) {
+		pthread_t t;
+		int err = pthread_create(&t, NULL, thread_fn, NULL);
+
+		if (err) {
+			errno = err;
+			return fail("threads: pthread_create: %m");
+		}
+		err = pthread_join(t, NULL);
+		if (err) {
+			errno = err;
+			return fail("threads: pthread_join: %m");
+		}
+	}
+	return 0;
+}
+
+/*
+ * The child borrows this stack frame until it exits: keep that frame small
+ * and separate from the loop so no loop variable can be clobbered.
+ */
+static pid_t __attribute__((noinline)) vfork_one(void)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		_exit(0);
+	return pid;
+}
+
+static int vfork_batch(struct bench *b, uint64_t iters)
+{
+	(void)b;
+	for (uint64_t i = 0; i < iters; i++) {
+		pid_t pid = vfork_one();
+
+		if (pid < 0)
+			return fail("vfork: vfork: %m");
+		if (reap(pid, "vfork"))
+			return -1;
+	}
+	return 0;
+}
+
+static int posix_spawn_batch(struct bench *b, uint64_t iters)
+{
+	char *const argv[] = { b->target, NULL };
+	char *const envp[] = { NULL };
+
+	for (uint64_t i = 0; i < iters; i++) {
+		pid_t pid;
+		int err = posix_spawn(&pid, b->target, NULL, NULL, argv, envp);
+
+		if (err) {
+			errno = err;
+			return fail("posix_spawn: %s: %m", b->target);
+		}
+		if (reap(pid, "posix_spawn"))
+			return -1;
+	}
+	return 0;
+}
+
+/* The first version of struct clone_args (CLONE_ARGS_SIZE_VER0). */
+struct fb_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls;
+};
+
+static int clone3_setup(struct bench *b)
+{
+	(void)b;
+	/* size 0 is always EINVAL where clone3 exists */
+	if (syscall(SYS_clone3, NULL, 0) < 0 && errno == ENOSYS) {
+		fprintf(stderr, "forkbench: skipping: clone3: %m\n");
+		return SETUP_SKIP;
+	}
+	return 0;
+}
+
+static int clone3_batch(struct bench *b, uint64_t iters)
+{
+	struct fb_clone_args args = { .exit_signal = SIGCHLD };
+
+	(void)b;
+	for (uint64_t i = 0; i < iters; i++) {
+		long pid = syscall(SYS_clone3, &args, sizeof(args));
+
+		if (pid < 0)
+			return fail("clone3: %m");
+		/*
+		 * The child must not return into libc: glibc does not know
+		 * it was cloned and its cached tid is the parent's.
+		 */
+		if (pid == 0)
+			syscall(SYS_exit_group, 0);
+		if (reap(pid, "clone3"))
+			return -1;
+	}
+	return 0;
+}
+
+static int pidns_setup(struct bench *b)
+{
+	(void)b;
+	if (access("/proc/self/ns/pid", F_OK) && errno == ENOENT) {
+		fprintf(stderr, "forkbench: skipping: no pid namespaces\n");
+		return SETUP_SKIP;
+	}
+	return 0;
+}
+
+static const struct workload workloads[] = {
+	{ "spawn", ROLE_PRIMARY, "fork, child _exit(0), waitpid",
+	  1, 0, false, NULL, spawn_batch, NULL },
+	{ "spawn-big", ROLE_PRIMARY, "spawn with touched anonymous memory (--big-mib)",
+	  1, 0, false, big_setup, spawn_batch, big_teardown },
+	{ "exec", ROLE_PRIMARY, "fork + execve of a static _exit(0) target on tmpfs",
+	  1, 0, false, NULL, exec_batch, NULL },
+	{ "execl", ROLE_SECONDARY, "self re-exec chain without fork, per exec",
+	  1, 0, false, NULL, execl_batch, NULL },
+	{ "shell-1", ROLE_SECONDARY, "fork + /bin/sh -c target",
+	  1, 0, false, shell_setup, shell1_batch, NULL },
+	{ "shell-8", ROLE_SECONDARY, "8 concurrent /bin/sh -c target, per shell",
+	  8, 0, false, shell_setup, shell8_batch, NULL },
+	{ "spawn-1", ROLE_PRIMARY, "spawn in one copy",
+	  1, 0, true, NULL, spawn1_batch, NULL },
+	{ "spawn-N", ROLE_PRIMARY, "spawn in --copies (nr_cpus) parallel copies, per spawn",
+	  0, 0, true, NULL, spawnn_batch, NULL },
+	{ "pidns-1", ROLE_PRIMARY, "spawn inside a pid namespace",
+	  1, 1, false, pidns_setup, spawn_batch, NULL },
+	{ "pidns-3", ROLE_PRIMARY, "spawn inside 3 nested pid namespaces",
+	  1, 3, false, pidns_setup, spawn_batch, NULL },
+	{ "ps", ROLE_SECONDARY, "/proc walk like ps axf (stat, status, cmdline)",
+	  1, 0, false, NULL, ps_batch, NULL },
+	{ "sem", ROLE_CONTROL, "--sem-procs processes lock/unlock one SysV semaphore",
+	  0, 0, true, sem_setup, sem_batch, sem_teardown },
+	{ "storm", ROLE_SECONDARY, "fork-heavy shell script, per script run",
+	  1, 0, false, shell_setup, storm_batch, NULL },
+	{ "syscall", ROLE_CONTROL, "syscall(SYS_getppid)",
+	  1, 0, false, NULL, getppid_batch, NULL },
+	{ "getpid", ROLE_CONTROL, "syscall(SYS_getpid)",
+	  1, 0, false, NULL, getpid_batch, NULL },
+	{ "pipe", ROLE_CONTROL, "pipe ping-pong with a peer process, per round trip",
+	  1, 0, false, pipe_setup, pipe_batch, pipe_teardown },
+	{ "threads", ROLE_SECONDARY, "pthread_create + pthread_join",
+	  1, 0, false, NULL, threads_batch, NULL },
+	{ "vfork", ROLE_SECONDARY, "vfork, child _exit(0), waitpid",
+	  1, 0, false, NULL, vfork_batch, NULL },
+	{ "posix_spawn", ROLE_SECONDARY, "posix_spawn of the target + waitpid",
+	  1, 0, false, NULL, posix_spawn_batch, NULL },
+	{ "clone3", ROLE_SECONDARY, "raw clone3 (exit_signal SIGCHLD), child exits",
+	  1, 0, false, clone3_setup, clone3_batch, NULL },
+};
+
+static unsigned int ops_per_iter(const struct bench *b, const struct workload *w)
+{
+	if (w->ops_per_iter)
+		return w->ops_per_iter;
+	/* the two multi-copy workloads count every copy's operations */
+	return w->batch == sem_batch ? b->sem_procs : b->copies;
+}
+
+/* ---- targets on tmpfs --------------------------------------------------- */
+
+/*
+ * The exec target: an ELF file with one PT_LOAD segment whose code is
+ * exit_group(0).  Writing it here saves shipping a second binary into the
+ * initramfs, and it is the smallest thing execve() can load, so the exec
+ * workload measures the kernel rather than a loader.
+ */
+static int write_target(const char *path)
+{
+#ifdef __x86_64__
+	static const unsigned char code[] = {
+		0xb8, 0xe7, 0x00, 0x00, 0x00,	/* mov $231, %eax (exit_group) */
+		0x31, 0xff,			/* xor %edi, %edi */
+		0x0f, 0x05,			/* syscall */
+	};
+	const uint64_t base = 0x400000;
+	unsigned char image[sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + sizeof(code)];
+	Elf64_Ehdr eh = {
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64,
+			     ELFDATA2LSB, EV_CURRENT, ELFOSABI_SYSV },
+		.e_type = ET_EXEC,
+		.e_machine = EM_X86_64,
+		.e_version = EV_CURRENT,
+		.e_entry = base + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr),
+		.e_phoff = sizeof(Elf64_Ehdr),
+		.e_ehsize = sizeof(Elf64_Ehdr),
+		.e_phentsize = sizeof(Elf64_Phdr),
+		.e_phnum = 1,
+	};
+	Elf64_Phdr ph = {
+		.p_type = PT_LOAD,
+		.p_flags = PF_R | PF_X,
+		.p_offset = 0,
+		.p_vaddr = base,
+		.p_paddr = base,
+		.p_filesz = sizeof(image),
+		.p_memsz = sizeof(image),
+		.p_align = 0x1000,
+	};
+	int fd;
+
+	memcpy(image, &eh, sizeof(eh));
+	memcpy(image + sizeof(eh), &ph, sizeof(ph));
+	memcpy(image + sizeof(eh) + sizeof(ph), code, sizeof(code));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (fd < 0)
+		return fail("%s: %m", path);
+	if (write(fd, image, sizeof(image)) != (ssize_t)sizeof(image)) {
+		close(fd);
+		return fail("%s: write: %m", path);
+	}
+	return close(fd) ? fail("%s: close: %m", path) : 0;
+#else
+	return fail("no built-in exec target for this architecture: use --target");
+#endif
+}
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return fail("%s: %m", from);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		close(in);
+		return fail("%s: %m", to);
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	}
+	close(in);
+	if (n < 0 || close(out))
+		return fail("copying %s to %s: %m", from, to);
+	return 0;
+}
+
+static int write_storm(const char *path, const char *target)
+{
+	FILE *f;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		return fail("%s: %m", path);
+	/*
+	 * Subshells, background jobs, command substitution and exec of an
+	 * external program: the kinds of fork a shell script does.
+	 */
+	fprintf(f,
+		"i=0\n"
+		"while [ $i -lt 10 ]; do\n"
+		"\t%s &\n"
+		"\t( %s ) &\n"
+		"\t( : ) &\n"
+		"\twait\n"
+		"\tx=$(%s)\n"
+		"\ti=$((i + 1))\n"
+		"done\n", target, target, target);
+	return fclose(f) ? fail("%s: %m", path) : 0;
+}
+
+/* A directory on tmpfs that allows exec, or the best we can do. */
+static int make_tmpdir(struct bench *b)
+{
+	const char *cands[4];
+	size_t nr = 0;
+	struct statfs sfs;
+
+	if (b->tmpdir_base)
+		cands[nr++] = b->tmpdir_base;
+	else {
+		const char *env = getenv("FORKBENCH_TMPDIR");
+
+		if (env && *env)
+			cands[nr++] = env;
+		cands[nr++] = "/dev/shm";
+		env = getenv("TMPDIR");
+		cands[nr++] = env && *env ? env : "/tmp";
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct statvfs vfs;
+
+		if (statvfs(cands[i], &vfs) || (vfs.f_flag & ST_NOEXEC))
+			continue;
+		if (!b->tmpdir_base && i + 1 < nr &&
+		    (statfs(cands[i], &sfs) || sfs.f_type != TMPFS_MAGIC))
+			continue;
+		snprintf(b->tmpdir, sizeof(b->tmpdir), "%s/forkbench.XXXXXX",
+			 cands[i]);
+		if (mkdtemp(b->tmpdir))
+			break;
+		b->tmpdir[0] = '\0';
+	}
+	if (!b->tmpdir[0])
+		return fail("no usable temporary directory (try --tmpdir)");
+	b->tmpdir_is_tmpfs = !statfs(b->tmpdir, &sfs) && sfs.f_type == TMPFS_MAGIC;
+	if (!b->tmpdir_is_tmpfs)
+		fprintf(stderr, "forkbench: warning: %s is not on tmpfs\n", b->tmpdir);
+	return 0;
+}
+
+static int prepare_files(struct bench *b)
+{
+	if (make_tmpdir(b))
+		return -1;
+	snprintf(b->target, sizeof(b->target), "%s/target", b->tmpdir);
+	snprintf(b->self, sizeof(b->self), "%s/forkbench", b->tmpdir);
+	snprintf(b->storm, sizeof(b->storm), "%s/storm.sh", b->tmpdir);
+	if (b->target_arg) {
+		if (copy_file(b->target_arg, b->target, 0755))
+			return -1;
+	} else if (write_target(b->target)) {
+		return -1;
+	}
+	b->made_target = true;
+	if (copy_file("/proc/self/exe", b->self, 0755))
+		return -1;
+	b->made_self = true;
+	if (write_storm(b->storm, b->target))
+		return -1;
+	b->made_storm = true;
+	return 0;
+}
+
+static void remove_files(struct bench *b)
+{
+	if (b->made_target)
+		unlink(b->target);
+	if (b->made_self)
+		unlink(b->self);
+	if (b->made_storm)
+		unlink(b->storm);
+	if (b->tmpdir[0])
+		rmdir(b->tmpdir);
+}
+
+/* ---- the harness -------------------------------------------------------- */
+
+static int take_sample(struct bench *b, const struct workload *w,
+		       uint64_t iters, struct sample *s)
+{
+	struct rusage self0, self1, kids0, kids1;
+	uint64_t t0, t1;
+
+	s->cpu = sched_getcpu();
+	getrusage(RUSAGE_SELF, &self0);
+	getrusage(RUSAGE_CHILDREN, &kids0);
+	t0 = now_ns();
+	if (w->batch(b, iters))
+		return -1;
+	t1 = now_ns();
+	getrusage(RUSAGE_SELF, &self1);
+	getrusage(RUSAGE_CHILDREN, &kids1);
+	s->cpu_end = sched_getcpu();
+
+	s->ops = iters * ops_per_iter(b, w);
+	s->elapsed_ns = t1 - t0;
+	s->ns_per_op = (double)s->elapsed_ns / s->ops;
+	s->user_ns = tv_ns(&self1.ru_utime) - tv_ns(&self0.ru_utime);
+	s->sys_ns = tv_ns(&self1.ru_stime) - tv_ns(&self0.ru_stime);
+	s->cusr_ns = tv_ns(&kids1.ru_utime) - tv_ns(&kids0.ru_utime);
+	s->csys_ns = tv_ns(&kids1.ru_stime) - tv_ns(&kids0.ru_stime);
+	return 0;
+}
+
+/*
+ * Calibrate, warm up and sample one workload in the calling process.  The
+ * calibration doubles the batch until it lasts --min-batch-ms; those batches
+ * are the first part of the warm-up (they also pull every target into the
+ * page cache), --warmup further full batches follow.
+ */
+static int measure(struct bench *b, const struct workload *w,
+		   struct sample *out, size_t max, uint64_t *ret_iters,
+		   size_t *ret_nr)
+{
+	struct sample s;
+	uint64_t iters = b->fixed_iters ? b->fixed_iters : 1;
+	uint64_t start;
+	size_t nr = 0;
+
+	if (!b->fixed_iters) {
+		for (;;) {
+			if (take_sample(b, w, iters, &s))
+				return -1;
+			if (s.elapsed_ns >= b->min_batch_ns || iters >= (1ULL << 40))
+				break;
+			iters *= 2;
+		}
+	}
+	for (unsigned int i = 0; i < b->warmup; i++)
+		if (take_sample(b, w, iters, &s))
+			return -1;
+
+	start = now_ns();
+	while (nr < max) {
+		if (take_sample(b, w, iters, &out[nr]))
+			return -1;
+		nr++;
+		if (b->duration > 0 &&
+		    now_ns() - start >= (uint64_t)(b->duration * NSEC_PER_SEC))
+			break;
+	}
+	*ret_iters = iters;
+	*ret_nr = nr;
+	return 0;
+}
+
+static bool read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+/*
+ * Descend @depth pid namespaces and measure there; the samples come back
+ * over a pipe.  unshare(CLONE_NEWPID) only moves the caller's future
+ * children, and once the namespace's first child (its init) has exited
+ * every later fork() in the caller fails with ENOMEM: so the unsharing is
+ * done in throw-away children, never in the harness (KERNEL-NOTES.md).
+ *
+ *   harness -- fork --> A: unshare, fork --> B (pid 1 in ns 1)
+ *                        B: unshare, fork --> C (pid 1 in ns 2) ...
+ *   the innermost process measures and writes its samples to the pipe;
+ *   every level reaps its child and passes its exit status up.
+ */
+static int measure_in_pidns(struct bench *b, const struct workload *w,
+			    struct sample *out, size_t max, uint64_t *ret_iters,
+			    size_t *ret_nr)
+{
+	int fds[2];
+	pid_t pid;
+	uint64_t hdr[2];
+	int ret = 0;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return fail("%s: pipe: %m", w->name);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return fail("%s: fork: %m", w->name);
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		for (unsigned int level = 0; level < w->pidns_depth; level++) {
+			pid_t child;
+
+			if (unshare(CLONE_NEWPID)) {
+				fail("%s: unshare(CLONE_NEWPID): %m", w->name);
+				_exit(errno == EPERM ? 77 : 1);
+			}
+			child = fork();
+			if (child < 0) {
+				fail("%s: fork: %m", w->name);
+				_exit(1);
+			}
+			if (child > 0) {
+				int status;
+
+				close(fds[1]);
+				if (waitpid(child, &status, 0) < 0)
+					_exit(1);
+				_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+			}
+		}
+		if (getpid() != 1) {
+			fail("%s: not pid 1 in the new namespace", w->name);
+			_exit(1);
+		}
+		if (measure(b, w, out, max, &hdr[0], &max))
+			_exit(1);
+		hdr[1] = max;
+		if (!write_all(fds[1], hdr, sizeof(hdr)) ||
+		    !write_all(fds[1], out, max * sizeof(*out)))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (!read_all(fds[0], hdr, sizeof(hdr)) || hdr[1] > max ||
+	    !read_all(fds[0], out, hdr[1] * sizeof(*out)))
+		ret = -1;
+	close(fds[0]);
+	{
+		int status;
+
+		if (waitpid(pid, &status, 0) < 0)
+			return fail("%s: waitpid: %m", w->name);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+			return SETUP_SKIP;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			return fail("%s: measuring process failed", w->name);
+	}
+	if (ret)
+		return fail("%s: short read of the samples", w->name);
+	*ret_iters = hdr[0];
+	*ret_nr = hdr[1];
+	return 0;
+}
+
+static int set_affinity(struct bench *b, const struct workload *w, bool *pinned)
+{
+	cpu_set_t set;
+
+	*pinned = b->pin && w->role == ROLE_PRIMARY && !w->own_affinity;
+	if (!*pinned)
+		return sched_setaffinity(0, sizeof(b->all_cpus), &b->all_cpus);
+	CPU_ZERO(&set);
+	CPU_SET(b->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return fail("cannot pin to CPU %d: %m", b->cpu);
+	return 0;
+}
+
+static void run_workload(struct bench *b, struct result *r)
+{
+	const struct workload *w = r->w;
+	size_t max = b->samples;
+	int ret;
+
+	r->samples = calloc(max, sizeof(*r->samples));
+	if (!r->samples)
+		die("out of memory");
+	if (set_affinity(b, w, &r->pinned)) {
+		r->error = strdup("cannot set CPU affinity");
+		return;
+	}
+	if (w->setup) {
+		ret = w->setup(b);
+		if (ret == SETUP_SKIP) {
+			r->skipped = strdup("not supported here");
+			return;
+		}
+		if (ret) {
+			r->error = strdup("setup failed");
+			if (w->teardown)
+				w->teardown(b);
+			return;
+		}
+	}
+	if (w->pidns_depth)
+		ret = measure_in_pidns(b, w, r->samples, max, &r->iters,
+				       &r->nr_samples);
+	else
+		ret = measure(b, w, r->samples, max, &r->iters, &r->nr_samples);
+	if (w->teardown)
+		w->teardown(b);
+	if (ret == SETUP_SKIP) {
+		fprintf(stderr, "forkbench: skipping %s: no permission for pid namespaces\n",
+			w->name);
+		r->skipped = strdup("no permission for pid namespaces");
+	} else if (ret) {
+		r->error = strdup("measurement failed");
+		r->nr_samples = 0;
+	}
+}
+
+/* ---- reporting ---------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* First line of a small file, without its newline; "" when unreadable. */
+static char *read_line(const char *path)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f) {
+		if (getline(&line, &cap, f) < 0) {
+			free(line);
+			line = NULL;
+		}
+		fclose(f);
+	}
+	if (!line)
+		return strdup("");
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+static char *cpu_model(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	char *model = NULL;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	while (f && getline(&line, &cap, f) > 0) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + strspn(colon + 1, " \t");
+		colon[strcspn(colon, "\n")] = '\0';
+		model = strdup(colon);
+		break;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return model ? model : strdup("");
+}
+
+/* The value of word "key=value" on the kernel command line, or NULL. */
+static char *cmdline_word(const char *cmdline, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = cmdline; p && *p;) {
+		size_t len;
+
+		p += strspn(p, " ");
+		len = strcspn(p, " ");
+		if (len > klen && !strncmp(p, key, klen) && p[klen] == '=')
+			return strndup(p + klen + 1, len - klen - 1);
+		p += len;
+	}
+	return NULL;
+}
+
+static void json_env(struct bench *b, FILE *f, const struct workload **order,
+		     size_t nr)
+{
+	struct utsname u;
+	char *cmdline = read_line("/proc/cmdline");
+	char *version = read_line("/proc/version");
+	char *aslr = read_line("/proc/sys/kernel/randomize_va_space");
+	char *model = cpu_model();
+	char *accel = cmdline_word(cmdline, "hijack_accel");
+	DIR *vulns;
+
+	/* the harness may know better than the guest: --tag accelerator=... */
+	for (size_t i = 0; !accel && i < b->nr_tags; i++)
+		if (!strncmp(b->tags[i], "accelerator=", 12))
+			accel = strdup(b->tags[i] + 12);
+
+	uname(&u);
+	fprintf(f, "  \"env\": {\n    \"sysname\": ");
+	json_string(f, u.sysname);
+	fprintf(f, ",\n    \"release\": ");
+	json_string(f, u.release);
+	fprintf(f, ",\n    \"version\": ");
+	json_string(f, u.version);
+	fprintf(f, ",\n    \"machine\": ");
+	json_string(f, u.machine);
+	fprintf(f, ",\n    \"proc_version\": ");
+	json_string(f, version);
+	fprintf(f, ",\n    \"cmdline\": ");
+	json_string(f, cmdline);
+	fprintf(f, ",\n    \"nr_cpus\": %d,\n    \"cpu_model\": ", b->nr_cpus);
+	json_string(f, model);
+	fprintf(f, ",\n    \"accelerator\": ");
+	json_string(f, accel ? accel : "unknown");
+	fprintf(f, ",\n    \"randomize_va_space\": ");
+	json_string(f, aslr);
+	fprintf(f, ",\n    \"addr_no_randomize\": %s",
+		personality(0xffffffff) & ADDR_NO_RANDOMIZE ? "true" : "false");
+	fprintf(f, ",\n    \"tmpdir_is_tmpfs\": %s",
+		b->tmpdir_is_tmpfs ? "true" : "false");
+	fprintf(f, ",\n    \"mitigations\": {");
+	vulns = opendir("/sys/devices/system/cpu/vulnerabilities");
+	if (vulns) {
+		struct dirent *de;
+		bool first = true;
+
+		while ((de = readdir(vulns))) {
+			char path[PATH_MAX];
+			char *val;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/vulnerabilities/%s",
+				 de->d_name);
+			val = read_line(path);
+			fprintf(f, "%s\n      ", first ? "" : ",");
+			json_string(f, de->d_name);
+			fputs(": ", f);
+			json_string(f, val);
+			free(val);
+			first = false;
+		}
+		closedir(vulns);
+	}
+	fprintf(f, "},\n    \"tags\": {");
+	for (size_t i = 0; i < b->nr_tags; i++) {
+		char *eq = strchr(b->tags[i], '=');
+
+		fprintf(f, "%s\n      ", i ? "," : "");
+		*eq = '\0';
+		json_string(f, b->tags[i]);
+		fputs(": ", f);
+		json_string(f, eq + 1);
+		*eq = '=';
+	}
+	fprintf(f, "}\n  },\n  \"options\": {\n");
+	fprintf(f, "    \"samples\": %zu,\n    \"min_batch_ms\": %.3f,\n",
+		b->samples, b->min_batch_ns / 1e6);
+	fprintf(f, "    \"warmup_batches\": %u,\n    \"duration_s\": %g,\n",
+		b->warmup, b->duration);
+	if (b->have_seed)
+		fprintf(f, "    \"seed\": %" PRIu64 ",\n", b->seed);
+	else
+		fprintf(f, "    \"seed\": null,\n");
+	fprintf(f, "    \"pin\": %s,\n    \"cpu\": %d,\n", b->pin ? "true" : "false",
+		b->cpu);
+	fprintf(f, "    \"big_mib\": %zu,\n    \"sem_procs\": %u,\n    \"busy\": %u,\n",
+		b->big_mib, b->sem_procs, b->busy);
+	fprintf(f, "    \"copies\": %u,\n    \"order\": [", b->copies);
+	for (size_t i = 0; i < nr; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, order[i]->name);
+	}
+	fprintf(f, "]\n  },\n");
+	free(cmdline);
+	free(version);
+	free(aslr);
+	free(model);
+	free(accel);
+}
+
+static void print_json(struct bench *b, FILE *f, struct result *res,
+		       const struct workload **order, size_t nr)
+{
+	fprintf(f, "{\n  \"forkbench\": " FORKBENCH_VERSION ",\n  \"unit\": \"ns/op\",\n");
+	json_env(b, f, order, nr);
+	fprintf(f, "  \"workloads\": [");
+	for (size_t i = 0; i < nr; i++) {
+		struct result *r = &res[i];
+
+		fprintf(f, "%s\n    {\n      \"name\": ", i ? "," : "");
+		json_string(f, r->w->name);
+		fprintf(f, ",\n      \"role\": \"%s\",\n      \"what\": ",
+			role_name[r->w->role]);
+		json_string(f, r->w->what);
+		fprintf(f, ",\n      \"pinned\": %s,\n      \"iterations\": %" PRIu64,
+			r->pinned ? "true" : "false", r->iters);
+		if (r->skipped) {
+			fprintf(f, ",\n      \"skipped\": ");
+			json_string(f, r->skipped);
+		}
+		if (r->error) {
+			fprintf(f, ",\n      \"error\": ");
+			json_string(f, r->error);
+		}
+		fprintf(f, ",\n      \"samples\": [");
+		for (size_t j = 0; j < r->nr_samples; j++) {
+			struct sample *s = &r->samples[j];
+
+			fprintf(f, "%s\n        {\"ns_per_op\": %.3f, \"batch\": %" PRIu64
+				", \"elapsed_ns\": %" PRIu64 ", \"user_ns\": %" PRIu64
+				", \"sys_ns\": %" PRIu64 ", \"cusr_ns\": %" PRIu64
+				", \"csys_ns\": %" PRIu64 ", \"cpu\": %d, \"cpu_end\": %d}",
+				j ? "," : "", s->ns_per_op, s->ops, s->elapsed_ns,
+				s->user_ns, s->sys_ns, s->cusr_ns, s->csys_ns,
+				s->cpu, s->cpu_end);
+		}
+		fprintf(f, "%s]\n    }", r->nr_samples ? "\n      " : "");
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+static void print_table(FILE *f, struct result *res, size_t nr)
+{
+	fprintf(f, "%-12s %-9s %3s %9s %12s %12s %12s %6s %12s\n", "workload",
+		"role", "n", "batch", "median", "min", "max", "cv%",
+		"sys/op");
+	for (size_t i = 0; i < nr; i++) {
+		struct result *r = &res[i];
+		size_t n = r->nr_samples;
+		double *v, *sys, mean = 0, var = 0;
+
+		if (r->skipped || r->error || !n) {
+			fprintf(f, "%-12s %-9s %s\n", r->w->name,
+				role_name[r->w->role],
+				r->skipped ? "skipped" : r->error ? r->error : "no samples");
+			continue;
+		}
+		v = calloc(n, sizeof(*v));
+		sys = calloc(n, sizeof(*sys));
+		if (!v || !sys)
+			die("out of memory");
+		for (size_t j = 0; j < n; j++) {
+			struct sample *s = &r->samples[j];
+
+			v[j] = s->ns_per_op;
+			sys[j] = (double)(s->sys_ns + s->csys_ns) / s->ops;
+			mean += v[j] / n;
+		}
+		for (size_t j = 0; j < n; j++)
+			var += (v[j] - mean) * (v[j] - mean) / (n > 1 ? n - 1 : 1);
+		fprintf(f, "%-12s %-9s %3zu %9" PRIu64 " %12.1f", r->w->name,
+			role_name[r->w->role], n, r->samples[0].ops,
+			median_of(v, n));
+		fprintf(f, " %12.1f %12.1f %6.2f %12.1f\n", v[0], v[n - 1],
+			mean > 0 ? 100 * sqrt(var) / mean : 0,
+			median_of(sys, n));
+		free(v);
+		free(sys);
+	}
+	fprintf(f, "(ns per operation, CLOCK_MONOTONIC; sys/op = system time of process and children)\n");
+}
+
+/* ---- command line ------------------------------------------------------- */
+
+static void usage(void)
+{
+	printf("Usage: forkbench [options]\n\n"
+	       "Measure the cost of process creation and its controls.\n\n"
+	       "Options:\n"
+	       "  -w, --workloads=LIST    comma-separated workloads (default: all)\n"
+	       "  -l, --list              list the workloads and their roles\n"
+	       "  -n, --samples=N         samples per workload (default 10)\n"
+	       "  -m, --min-batch-ms=MS   minimum duration of one batch (default 10)\n"
+	       "      --batch=N           fixed iterations per batch, no calibration\n"
+	       "      --warmup=N          warm-up batches after calibration (default 2)\n"
+	       "  -d, --duration=SECS     stop sampling a workload after SECS\n"
+	       "  -s, --seed=N            randomise the workload order with seed N\n"
+	       "  -j, --json              print one JSON document\n"
+	       "  -t, --tag=KEY=VALUE     record KEY=VALUE in the environment\n"
+	       "      --cpu=N             CPU for pinned (primary) workloads (default 0)\n"
+	       "      --no-pin            never pin\n"
+	       "      --aslr              keep address space randomisation\n"
+	       "      --big-mib=N         memory of spawn-big in MiB (default 256)\n"
+	       "      --copies=N          copies of spawn-N (default nr_cpus)\n"
+	       "      --sem-procs=N       processes of sem (default 4)\n"
+	       "      --busy=N            busy_in/busy_out loop of sem (default 10)\n"
+	       "      --tmpdir=DIR        where to put the targets (default a tmpfs)\n"
+	       "      --target=PATH       exec target instead of the built-in one\n"
+	       "  -h, --help              display this help\n"
+	       "  -V, --version           display version\n\n"
+	       "Exit status: 0 all requested workloads ran, 1 a workload failed,\n"
+	       "2 usage error.  See tests/bench/README.md.\n");
+}
+
+static unsigned long long parse_num(const char *arg, const char *opt,
+				    unsigned long long min, unsigned long long max)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "forkbench: --%s: '%s' is not a number in [%llu, %llu]\n",
+			opt, arg, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static const struct workload *find_workload(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+		if (strlen(workloads[i].name) == len &&
+		    !strncmp(workloads[i].name, name, len))
+			return &workloads[i];
+	return NULL;
+}
+
+/*
+ * Turn address space randomisation off for this process and everything it
+ * starts: the page-table footprint of fork depends on the layout otherwise,
+ * and changes run to run.  personality() takes effect at the next execve, so
+ * re-execute once.
+ */
+static void no_aslr(char **argv)
+{
+	int pers = personality(0xffffffff);
+
+	if (pers < 0 || (pers & ADDR_NO_RANDOMIZE))
+		return;
+	if (personality(pers | ADDR_NO_RANDOMIZE) < 0) {
+		fprintf(stderr, "forkbench: warning: personality: %m: ASLR stays on\n");
+		return;
+	}
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "forkbench: warning: re-exec /proc/self/exe: %m: ASLR stays on\n");
+}
+
+enum {
+	OPT_BATCH = CHAR_MAX + 1,
+	OPT_WARMUP,
+	OPT_CPU,
+	OPT_NO_PIN,
+	OPT_ASLR,
+	OPT_BIG_MIB,
+	OPT_COPIES,
+	OPT_SEM_PROCS,
+	OPT_BUSY,
+	OPT_TMPDIR,
+	OPT_TARGET,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "min-batch-ms", required_argument, NULL, 'm' },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "tag", required_argument, NULL, 't' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+		{ "aslr", no_argument, NULL, OPT_ASLR },
+		{ "big-mib", required_argument, NULL, OPT_BIG_MIB },
+		{ "copies", required_argument, NULL, OPT_COPIES },
+		{ "sem-procs", required_argument, NULL, OPT_SEM_PROCS },
+		{ "busy", required_argument, NULL, OPT_BUSY },
+		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+		{ "target", required_argument, NULL, OPT_TARGET },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench b = {
+		.samples = 10,
+		.min_batch_ns = 10 * 1000000ULL,
+		.warmup = 2,
+		.pin = true,
+		.big_mib = 256,
+		.sem_procs = 4,
+		.busy = 10,
+		.semid = -1,
+	};
+	const struct workload *order[ARRAY_SIZE(workloads)];
+	char **saved_argv;
+	const char *list = NULL;
+	struct result *res;
+	size_t nr = 0;
+	bool failed = false;
+	int c;
+
+	/* one link of the execl chain: nothing else may run before it */
+	if (argc == 3 && !strcmp(argv[1], EXECL_CHAIN_ARG))
+		execl_chain("/proc/self/exe", argv[2]);
+
+	/* getopt permutes argv; the ASLR re-exec needs it as it was */
+	saved_argv = calloc(argc + 1, sizeof(*saved_argv));
+	if (!saved_argv)
+		die("out of memory");
+	memcpy(saved_argv, argv, argc * sizeof(*argv));
+
+	while ((c = getopt_long(argc, argv, "w:ln:m:d:s:jt:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			list = optarg;
+			break;
+		case 'l':
+			for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+				printf("%-12s %-9s %s\n", workloads[i].name,
+				       role_name[workloads[i].role],
+				       workloads[i].what);
+			return 0;
+		case 'n':
+			b.samples = parse_num(optarg, "samples", 1, 1000000);
+			b.samples_given = true;
+			break;
+		case 'm': {
+			char *end;
+
+			errno = 0;
+			double ms = strtod(optarg, &end);
+
+			if (errno || *end || !(ms >= 0) || ms > 1e6) {
+				fprintf(stderr, "forkbench: --min-batch-ms: bad value '%s'\n", optarg);
+				return 2;
+			}
+			b.min_batch_ns = (uint64_t)(ms * 1e6);
+			break;
+		}
+		case OPT_BATCH:
+			b.fixed_iters = parse_num(optarg, "batch", 1, 1ULL << 40);
+			break;
+		case OPT_WARMUP:
+			b.warmup = parse_num(optarg, "warmup", 0, 1000);
+			break;
+		case 'd': {
+			char *end;
+
+			errno = 0;
+			b.duration = strtod(optarg, &end);
+			if (errno || *end || !(b.duration > 0)) {
+				fprintf(stderr, "forkbench: --duration: bad value '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case 's':
+			b.seed = parse_num(optarg, "seed", 0, UINT64_MAX);
+			b.have_seed = true;
+			break;
+		case 'j':
+			b.json = true;
+			break;
+		case 't':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr, "forkbench: --tag: expected KEY=VALUE, got '%s'\n", optarg);
+				return 2;
+			}
+			b.tags = realloc(b.tags, (b.nr_tags + 1) * sizeof(*b.tags));
+			if (!b.tags)
+				die("out of memory");
+			b.tags[b.nr_tags++] = optarg;
+			break;
+		case OPT_CPU:
+			b.cpu = parse_num(optarg, "cpu", 0, CPU_SETSIZE - 1);
+			break;
+		case OPT_NO_PIN:
+			b.pin = false;
+			break;
+		case OPT_ASLR:
+			b.keep_aslr = true;
+			break;
+		case OPT_BIG_MIB:
+			b.big_mib = parse_num(optarg, "big-mib", 1, 1 << 20);
+			break;
+		case OPT_COPIES:
+			b.copies = parse_num(optarg, "copies", 1, 4096);
+			break;
+		case OPT_SEM_PROCS:
+			b.sem_procs = parse_num(optarg, "sem-procs", 1, 4096);
+			break;
+		case OPT_BUSY:
+			b.busy = parse_num(optarg, "busy", 0, 1 << 30);
+			break;
+		case OPT_TMPDIR:
+			b.tmpdir_base = optarg;
+			break;
+		case OPT_TARGET:
+			b.target_arg = optarg;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		case 'V':
+			printf("forkbench %s\n", FORKBENCH_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'forkbench --help' for more information.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "forkbench: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	/* --duration alone means "sample until the time is up" */
+	if (b.duration > 0 && !b.samples_given)
+		b.samples = 1000000;
+
+	if (list) {
+		for (const char *p = list; *p;) {
+			size_t len = strcspn(p, ",");
+			const struct workload *w = find_workload(p, len);
+
+			if (!w) {
+				fprintf(stderr, "forkbench: unknown workload '%.*s' (see --list)\n",
+					(int)len, p);
+				return 2;
+			}
+			if (nr == ARRAY_SIZE(order)) {
+				fprintf(stderr, "forkbench: too many workloads\n");
+				return 2;
+			}
+			order[nr++] = w;
+			p += len + (p[len] == ',');
+		}
+		if (!nr) {
+			fprintf(stderr, "forkbench: --workloads: empty list\n");
+			return 2;
+		}
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+			order[nr++] = &workloads[i];
+	}
+	if (b.have_seed) {
+		uint64_t state = b.seed;
+
+		/* Fisher-Yates; the seed is in the report, so it can be redone */
+		for (size_t i = nr - 1; i > 0; i--) {
+			size_t j = splitmix64(&state) % (i + 1);
+			const struct workload *t = order[i];
+
+			order[i] = order[j];
+			order[j] = t;
+		}
+	}
+
+	if (!b.keep_aslr)
+		no_aslr(saved_argv);
+	free(saved_argv);
+
+	b.nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (b.nr_cpus < 1)
+		b.nr_cpus = 1;
+	if (!b.copies)
+		b.copies = b.nr_cpus;
+	if (sched_getaffinity(0, sizeof(b.all_cpus), &b.all_cpus))
+		die("sched_getaffinity: %m");
+	if (b.pin && !CPU_ISSET(b.cpu, &b.all_cpus))
+		die("CPU %d is not available to this process", b.cpu);
+
+	if (prepare_files(&b)) {
+		remove_files(&b);
+		return 1;
+	}
+	res = calloc(nr, sizeof(*res));
+	if (!res)
+		die("out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		res[i].w = order[i];
+		run_workload(&b, &res[i]);
+		if (res[i].error) {
+			fprintf(stderr, "forkbench: %s: %s\n", order[i]->name,
+				res[i].error);
+			failed = true;
+		}
+	}
+	remove_files(&b);
+
+	if (b.json)
+		print_json(&b, stdout, res, order, nr);
+	else
+		print_table(stdout, res, nr);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "forkbench: write error on stdout\n");
+		return 1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		free(res[i].samples);
+		free(res[i].skipped);
+		free(res[i].error);
+	}
+	free(res);
+	free(b.tags);
+	return failed ? 1 : 0;
+}
