@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * hijack.h - enter a running task's container: the public interface of
+ * libhijack.
+ *
+ * Every function returns 0 (or a non-negative value) on success and a
+ * negative errno on failure.  None of them prints or exits: on failure the
+ * optional struct hijack_diag says which step failed and on what, and the
+ * caller decides how to report it.
+ */
+#ifndef HIJACK_H
+#define HIJACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum hijack_ns - the namespace types hijack knows.
+ *
+ * The order is the one in which namespaces are entered by the nsfd method
+ * when the user namespace is not involved; see ns.c for why.
+ */
+enum hijack_ns {
+	HIJACK_NS_USER,
+	HIJACK_NS_CGROUP,
+	HIJACK_NS_IPC,
+	HIJACK_NS_UTS,
+	HIJACK_NS_NET,
+	HIJACK_NS_PID,
+	HIJACK_NS_MNT,
+	HIJACK_NS_TIME,
+	_HIJACK_NS_MAX,
+};
+
+/** HIJACK_NS_BIT() - the bit of one namespace type in a namespace mask. */
+#define HIJACK_NS_BIT(t) (1u << (t))
+/** HIJACK_NS_ALL - every namespace type hijack knows. */
+#define HIJACK_NS_ALL ((1u << _HIJACK_NS_MAX) - 1)
+
+/**
+ * enum hijack_method - how the namespaces are entered.
+ * @HIJACK_METHOD_AUTO: the syscall when the kernel publishes it and the plan
+ *	allows it, else pidfd, else nsfd.
+ * @HIJACK_METHOD_PIDFD: one setns(pidfd, mask) call (Linux 5.8).
+ * @HIJACK_METHOD_NSFD: one setns() per /proc/PID/ns file.
+ * @HIJACK_METHOD_SYSCALL: the hijack(2) system call of kernel-patch/.
+ */
+enum hijack_method {
+	HIJACK_METHOD_AUTO,
+	HIJACK_METHOD_PIDFD,
+	HIJACK_METHOD_NSFD,
+	HIJACK_METHOD_SYSCALL,
+	_HIJACK_METHOD_MAX,
+};
+
+/**
+ * enum hijack_dir_mode - where the root or working directory comes from.
+ * @HIJACK_DIR_TARGET: the target's (/proc/PID/root or /proc/PID/cwd).
+ * @HIJACK_DIR_KEEP: the caller's.
+ * @HIJACK_DIR_PATH: an explicit path, resolved inside the new root.
+ */
+enum hijack_dir_mode {
+	HIJACK_DIR_TARGET,
+	HIJACK_DIR_KEEP,
+	HIJACK_DIR_PATH,
+};
+
+/**
+ * enum hijack_step - the steps of an entry, named in error reports.
+ */
+enum hijack_step {
+	HIJACK_STEP_NONE,
+	HIJACK_STEP_OPTIONS,
+	HIJACK_STEP_TARGET,
+	HIJACK_STEP_OPEN,
+	HIJACK_STEP_PLAN,
+	HIJACK_STEP_FORK,
+	HIJACK_STEP_SETNS,
+	HIJACK_STEP_SYSCALL,
+	HIJACK_STEP_ROOT,
+	HIJACK_STEP_CWD,
+	HIJACK_STEP_FDS,
+	HIJACK_STEP_EXEC,
+	HIJACK_STEP_WAIT,
+	_HIJACK_STEP_MAX,
+};
+
+/**
+ * struct hijack_diag - what went wrong, filled only on failure.
+ * @step: the step that failed.
+ * @err: the positive errno of the failure.
+ * @detail: what the step was working on, e.g. "setns mnt of pid 42".
+ */
+struct hijack_diag {
+	enum hijack_step step;
+	int err;
+	char detail[256];
+};
+
+/**
+ * struct hijack_opts - what the caller asks for.
+ * @struct_size: sizeof(struct hijack_opts) as the caller was compiled;
+ *	lets later versions grow the structure without breaking callers.
+ * @pid: the target, as seen in the caller's pid namespace.
+ * @ns_select: namespace types asked for by name; 0 means "every type whose
+ *	namespace differs from the caller's".
+ * @ns_exclude: namespace types never to enter.
+ * @method: see enum hijack_method.
+ * @root_mode: root directory; @root_path with HIJACK_DIR_PATH.
+ * @wd_mode: working directory; @wd_path with HIJACK_DIR_PATH (relative
+ *	paths are taken from the new root).
+ *
+ * Initialise with HIJACK_OPTS_INIT and change what differs.
+ */
+struct hijack_opts {
+	size_t struct_size;
+	pid_t pid;
+	unsigned int ns_select;
+	unsigned int ns_exclude;
+	enum hijack_method method;
+	enum hijack_dir_mode root_mode;
+	const char *root_path;
+	enum hijack_dir_mode wd_mode;
+	const char *wd_path;
+};
+
+/** HIJACK_OPTS_INIT - the defaults: everything from the target. */
+#define HIJACK_OPTS_INIT                                        \
+	{                                                       \
+		.struct_size = sizeof(struct hijack_opts),      \
+		.pid = 0,                                       \
+		.ns_select = 0,                                 \
+		.ns_exclude = 0,                                \
+		.method = HIJACK_METHOD_AUTO,                   \
+		.root_mode = HIJACK_DIR_TARGET,                 \
+		.root_path = NULL,                              \
+		.wd_mode = HIJACK_DIR_TARGET,                   \
+		.wd_path = NULL,                                \
+	}
+
+/**
+ * struct hijack_ns_state - one namespace type as planned.
+ * @dev, @ino: identity of the target's namespace of this type (0 if the
+ *	kernel lacks the type).
+ * @self_dev, @self_ino: identity of the caller's.
+ * @enter: it will be entered.
+ */
+struct hijack_ns_state {
+	dev_t dev;
+	ino_t ino;
+	dev_t self_dev;
+	ino_t self_ino;
+	bool enter;
+};
+
+/**
+ * struct hijack_plan - everything an entry will do, decided before it starts.
+ * @pid: the target.
+ * @ns: per namespace type, indexed by enum hijack_ns.
+ * @ns_mask: HIJACK_NS_BIT()s of the types to enter.
+ * @method: the method that will be used (never HIJACK_METHOD_AUTO).
+ * @method_fallback: with AUTO: the method to fall back to if the kernel
+ *	refuses @method at run time (HIJACK_METHOD_AUTO for none).
+ * @root_mode, @root: the root directory; @root is the path as the target
+ *	sees it or the explicit path.
+ * @wd_mode, @wd: the working directory, likewise.
+ * @syscall_nr: the hijack(2) number read from the kernel, or -1.
+ */
+struct hijack_plan {
+	pid_t pid;
+	struct hijack_ns_state ns[_HIJACK_NS_MAX];
+	unsigned int ns_mask;
+	enum hijack_method method;
+	enum hijack_method method_fallback;
+	enum hijack_dir_mode root_mode;
+	char root[4096];
+	enum hijack_dir_mode wd_mode;
+	char wd[4096];
+	long syscall_nr;
+};
+
+/** struct hijack_target - a pinned target task; opaque. */
+struct hijack_target;
+
+/**
+ * hijack_target_open() - pin a task by pid.
+ * @pid: the task, as seen in the caller's pid namespace; must be > 0.
+ * @ret: on success, the new target; free it with hijack_target_free().
+ * @reterr_diag: optional, filled on failure.
+ *
+ * From this moment the task is held by a pidfd; every later look at
+ * /proc/PID goes through a directory fd opened after the pidfd and checked
+ * against it, so a pid reused by another process is an error (-ESRCH).
+ *
+ * Return: 0, -EINVAL for a pid <= 0, -ESRCH when there is no such task.
+ */
+int hijack_target_open(pid_t pid, struct hijack_target **ret,
+		       struct hijack_diag *reterr_diag);
+
+/** hijack_target_free() - release a target; NULL is allowed. */
+void hijack_target_free(struct hijack_target *t);
+
+/** hijack_target_pidfd() - the pidfd pinning @t (owned by @t). */
+int hijack_target_pidfd(const struct hijack_target *t);
+
+/** hijack_target_pid() - the pid of @t, in the caller's pid namespace. */
+pid_t hijack_target_pid(const struct hijack_target *t);
+
+/**
+ * hijack_target_alive() - check that @t has not exited.
+ * Return: 0 while it runs, -ESRCH once it has exited.
+ */
+int hijack_target_alive(const struct hijack_target *t);
+
+/**
+ * hijack_ns_from_name() - parse one namespace type name.
+ * @name: "mnt" (or "mount"), "uts", "ipc", "net", "pid", "user", "cgroup",
+ *	"time".
+ * Return: the enum hijack_ns, or -EINVAL.
+ */
+int hijack_ns_from_name(const char *name);
+
+/** hijack_ns_name() - the canonical name of a type ("mnt", ...). */
+const char *hijack_ns_name(enum hijack_ns ns);
+
+/**
+ * hijack_ns_parse_list() - parse a comma-separated list of type names.
+ * @list: e.g. "mnt,uts,net"; "all" selects every type.
+ * @ret_mask: on success, the HIJACK_NS_BIT()s.
+ * @reterr_bad: optional; on failure, points into @list at the bad name.
+ * @reterr_len: optional; on failure, the length of the bad name.
+ * Return: 0, or -EINVAL for an empty list, an empty item or an unknown name.
+ */
+int hijack_ns_parse_list(const char *list, unsigned int *ret_mask,
+			 const char **reterr_bad, size_t *reterr_len);
+
+/** hijack_method_from_name() - "auto", "pidfd", "nsfd" or "syscall". */
+int hijack_method_from_name(const char *name);
+
+/** hijack_method_name() - the name of a method. */
+const char *hijack_method_name(enum hijack_method m);
+
+/** hijack_step_name() - a short lower-case name of a step, for messages. */
+const char *hijack_step_name(enum hijack_step step);
+
+/**
+ * hijack_syscall_nr() - the hijack(2) number the running kernel publishes.
+ *
+ * Reads /sys/kernel/hijack/syscall_nr; a number is never guessed, because an
+ * unpatched or newer kernel may use it for another call.
+ *
+ * Return: the number, -ENOSYS when the kernel does not publish one, or
+ * another negative errno when the file cannot be read or parsed.
+ */
+long hijack_syscall_nr(void);
+
+/**
+ * hijack_plan_build() - decide what an entry into @t will do.
+ * @t: the target.
+ * @opts: the request.
+ * @ret: the plan; fully written on success.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * Reads everything it needs from the host's /proc before anything is
+ * entered.  Nothing is changed in the caller.
+ *
+ * Return: 0, or a negative errno: -ESRCH when the target exited,
+ * -EINVAL for contradictory options, -ENOSYS for the syscall method on a
+ * kernel without it, -EOPNOTSUPP for a plan the method cannot carry out.
+ */
+int hijack_plan_build(const struct hijack_target *t,
+		      const struct hijack_opts *opts, struct hijack_plan *ret,
+		      struct hijack_diag *reterr_diag);
+
+/**
+ * hijack_plan_print() - write a plan for people or scripts.
+ * @plan: the plan.
+ * @json: false for text, true for one JSON object.
+ * @f: where to write.
+ * Return: 0, or -EIO when writing failed.
+ */
+int hijack_plan_print(const struct hijack_plan *plan, bool json, FILE *f);
+
+/**
+ * struct hijack_result - how the command ended.
+ * @status: its wait status (see waitpid(2)).
+ * @pid: its pid in the caller's pid namespace.
+ * @method: the method that was used in the end.
+ */
+struct hijack_result {
+	int status;
+	pid_t pid;
+	enum hijack_method method;
+};
+
+/**
+ * hijack_run() - carry out a plan: run @argv inside the target and wait.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build().
+ * @argv: the command; argv[0] is searched in PATH inside the new root.
+ * @ret: how the command ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * The command runs as a child of the caller and a member of the target's
+ * pid namespace.  Until it ends, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+ * SIGUSR2 and SIGWINCH sent to the caller are forwarded to it.  Only fds 0,
+ * 1 and 2 are passed on.
+ *
+ * Return: 0 when the command was started and has ended, whatever its status;
+ * a negative errno when it could not be started: in that case nothing of
+ * the command ran.  -ENOENT / -EACCES (with step HIJACK_STEP_EXEC) tell a
+ * missing or non-executable command.
+ */
+int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
+	       char *const argv[], struct hijack_result *ret,
+	       struct hijack_diag *reterr_diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIJACK_H */

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack - run a program inside everything that makes up a running task's
+ * container.
+ *
+ * This file is the only place that prints and exits: it turns the command
+ * line into a struct hijack_opts, asks libhijack to plan and run, and maps
+ * the result to an exit status (see hijack(1)).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "options.h"
+
+/* Like env(1), chroot(1) and podman: see DESIGN.md section 2. */
+#define EXIT_HIJACK_FAILED 125
+#define EXIT_CANNOT_EXEC 126
+#define EXIT_NOT_FOUND 127
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " hijack [options] --pid PID [--] [command [arg...]]\n"
+	      "\n"
+	      "Run a program inside a running task's container: its namespaces,\n"
+	      "root and working directory.  The default command is /bin/sh.\n"
+	      "\n"
+	      "Options:\n"
+	      " -t, --pid PID          the target task (required)\n"
+	      "     --ns LIST          enter only these namespace types\n"
+	      "     --no-ns LIST       never enter these namespace types\n"
+	      "                        (types: mnt uts ipc net pid user cgroup time, or all)\n"
+	      " -m, --mount            like --ns=mnt; -u uts, -i ipc, -n net, -p pid,\n"
+	      " -u, -i, -n, -p,        -U user, -C cgroup, -T time (as nsenter)\n"
+	      " -U, -C, -T\n"
+	      " -a, --all              every namespace type that differs (the default)\n"
+	      "     --method METHOD    auto, pidfd, nsfd or syscall (default auto)\n"
+	      "     --root WHERE       target, keep or an absolute path (default target)\n"
+	      "     --wd WHERE         target, keep or a path (default target)\n"
+	      "     --explain[=FORMAT] print what would be done (text or json); run nothing\n"
+	      "\n"
+	      " -h, --help             display this help\n"
+	      " -V, --version          display version and features\n"
+	      "\n"
+	      "Exit status: the command's; 128+N if it was killed by signal N;\n"
+	      "125 if hijack failed, 126 if the command cannot run, 127 if not found.\n"
+	      "For more details see hijack(1).\n",
+	      stdout);
+}
+
+static void version(void)
+{
+	printf("hijack %s (features: pidfd-setns, nsfd, hijack-syscall-probe",
+	       PACKAGE_VERSION);
+#ifdef HAVE_LIBCAP
+	fputs(", libcap", stdout);
+#endif
+#ifdef HAVE_LIBSECCOMP
+	fputs(", libseccomp", stdout);
+#endif
+#ifdef HAVE_LIBMOUNT
+	fputs(", libmount", stdout);
+#endif
+	fputs(")\n", stdout);
+}
+
+/* Never lose a write error on stdout: --explain output may feed a script. */
+static void close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno != EPIPE)
+			fprintf(stderr, "hijack: write error: %s\n",
+				strerror(errno ? errno : EIO));
+		_exit(EXIT_HIJACK_FAILED);
+	}
+}
+
+static _Noreturn void fail(const struct hijack_diag *d, int code)
+{
+	fprintf(stderr, "hijack: %s: %s: %s\n", hijack_step_name(d->step),
+		d->detail, strerror(d->err));
+	exit(code);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_args a = { .opts = HIJACK_OPTS_INIT };
+	struct hijack_target *t = NULL;
+	struct hijack_result res;
+	struct hijack_plan plan;
+	struct hijack_diag d;
+	int r;
+
+	char err[512];
+
+	(void)atexit(close_stdout);
+	if (cli_parse(argc, argv, &a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hijack: %s\nTry 'hijack --help' for more information.\n",
+			err);
+		return EXIT_HIJACK_FAILED;
+	}
+	if (a.action == CLI_HELP) {
+		usage();
+		return EXIT_SUCCESS;
+	}
+	if (a.action == CLI_VERSION) {
+		version();
+		return EXIT_SUCCESS;
+	}
+
+	if (hijack_target_open(a.opts.pid, &t, &d) < 0)
+		fail(&d, EXIT_HIJACK_FAILED);
+	if (hijack_plan_build(t, &a.opts, &plan, &d) < 0)
+		fail(&d, EXIT_HIJACK_FAILED);
+
+	if (a.action == CLI_EXPLAIN_TEXT || a.action == CLI_EXPLAIN_JSON) {
+		r = hijack_plan_print(&plan, a.action == CLI_EXPLAIN_JSON,
+				      stdout);
+		hijack_target_free(t);
+		return r < 0 ? EXIT_HIJACK_FAILED : EXIT_SUCCESS;
+	}
+
+	r = hijack_run(t, &plan, a.argv, &res, &d);
+	hijack_target_free(t);
+	if (r < 0) {
+		if (d.step == HIJACK_STEP_EXEC)
+			fail(&d, d.err == ENOENT ? EXIT_NOT_FOUND :
+						   EXIT_CANNOT_EXEC);
+		fail(&d, EXIT_HIJACK_FAILED);
+	}
+	if (WIFSIGNALED(res.status))
+		return 128 + WTERMSIG(res.status);
+	return WEXITSTATUS(res.status);
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * options.c - hijack's command line, after nsenter's where they overlap.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum {
+	OPT_NS = CHAR_MAX + 1,
+	OPT_NO_NS,
+	OPT_METHOD,
+	OPT_ROOT,
+	OPT_WD,
+	OPT_EXPLAIN,
+};
+
+static const struct option longopts[] = {
+	{ "pid",     required_argument, NULL, 't' },
+	{ "all",     no_argument,       NULL, 'a' },
+	{ "ns",      required_argument, NULL, OPT_NS },
+	{ "no-ns",   required_argument, NULL, OPT_NO_NS },
+	{ "mount",   no_argument,       NULL, 'm' },
+	{ "uts",     no_argument,       NULL, 'u' },
+	{ "ipc",     no_argument,       NULL, 'i' },
+	{ "net",     no_argument,       NULL, 'n' },
+	{ "pidns",   no_argument,       NULL, 'p' },
+	{ "user",    no_argument,       NULL, 'U' },
+	{ "cgroup",  no_argument,       NULL, 'C' },
+	{ "time",    no_argument,       NULL, 'T' },
+	{ "method",  required_argument, NULL, OPT_METHOD },
+	{ "root",    required_argument, NULL, OPT_ROOT },
+	{ "wd",      required_argument, NULL, OPT_WD },
+	{ "explain", optional_argument, NULL, OPT_EXPLAIN },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ "version", no_argument,       NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* nsenter's short options for namespace types. */
+static const struct {
+	int opt;
+	enum hijack_ns ns;
+} short_ns[] = {
+	{ 'm', HIJACK_NS_MNT },    { 'u', HIJACK_NS_UTS },
+	{ 'i', HIJACK_NS_IPC },    { 'n', HIJACK_NS_NET },
+	{ 'p', HIJACK_NS_PID },    { 'U', HIJACK_NS_USER },
+	{ 'C', HIJACK_NS_CGROUP }, { 'T', HIJACK_NS_TIME },
+};
+
+static char *default_argv[] = { "/bin/sh", NULL };
+
+#define fail(...)                                                   \
+	({                                                          \
+		(void)snprintf(err, errlen, __VA_ARGS__);           \
+		-EINVAL;                                            \
+	})
+
+static int parse_pid(const char *s, pid_t *ret, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > INT_MAX)
+		return fail("invalid pid '%s': a positive process id is needed",
+			    s);
+	*ret = (pid_t)v;
+	return 0;
+}
+
+static int parse_ns(const char *list, const char *opt, unsigned int *mask,
+		    char *err, size_t errlen)
+{
+	const char *bad = list;
+	unsigned int m;
+	size_t len = 0;
+
+	if (hijack_ns_parse_list(list, &m, &bad, &len) < 0)
+		return fail("unknown namespace '%.*s' in %s (known: mnt uts ipc net pid user cgroup time all)",
+			    (int)len, bad, opt);
+	*mask |= m;
+	return 0;
+}
+
+static int parse_dir(const char *s, const char *opt, bool absolute,
+		     enum hijack_dir_mode *mode, const char **path, char *err,
+		     size_t errlen)
+{
+	if (strcmp(s, "target") == 0) {
+		*mode = HIJACK_DIR_TARGET;
+	} else if (strcmp(s, "keep") == 0) {
+		*mode = HIJACK_DIR_KEEP;
+	} else if (*s && (!absolute || *s == '/')) {
+		*mode = HIJACK_DIR_PATH;
+		*path = s;
+	} else {
+		return fail("invalid %s '%s': target, keep or %s", opt, s,
+			    absolute ? "an absolute path" : "a path");
+	}
+	return 0;
+}
+
+static int short_ns_option(int c, unsigned int *mask)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(short_ns) / sizeof(short_ns[0]); i++)
+		if (short_ns[i].opt == c) {
+			*mask |= HIJACK_NS_BIT(short_ns[i].ns);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
+	      size_t errlen)
+{
+	struct hijack_opts *o = &a->opts;
+	bool have_pid = false;
+	int c, r = 0;
+
+	/* Tests parse many command lines in one process. */
+	optind = 0;
+	opterr = 0;
+	a->action = CLI_RUN;
+	/* "+": stop at the command, whose options are its own. */
+	while (r == 0 && (c = getopt_long(argc, argv, "+:t:amuinpUCThV",
+					  longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			r = parse_pid(optarg, &o->pid, err, errlen);
+			have_pid = true;
+			break;
+		case 'a':
+			o->ns_select |= HIJACK_NS_ALL;
+			break;
+		case OPT_NS:
+			r = parse_ns(optarg, "--ns", &o->ns_select, err, errlen);
+			break;
+		case OPT_NO_NS:
+			r = parse_ns(optarg, "--no-ns", &o->ns_exclude, err,
+				     errlen);
+			break;
+		case OPT_METHOD:
+			r = hijack_method_from_name(optarg);
+			if (r < 0)
+				return fail("unknown method '%s' (known: auto pidfd nsfd syscall)",
+					    optarg);
+			o->method = r;
+			r = 0;
+			break;
+		case OPT_ROOT:
+			r = parse_dir(optarg, "--root", true, &o->root_mode,
+				      &o->root_path, err, errlen);
+			break;
+		case OPT_WD:
+			r = parse_dir(optarg, "--wd", false, &o->wd_mode,
+				      &o->wd_path, err, errlen);
+			break;
+		case OPT_EXPLAIN:
+			if (!optarg || strcmp(optarg, "text") == 0)
+				a->action = CLI_EXPLAIN_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				a->action = CLI_EXPLAIN_JSON;
+			else
+				return fail("unknown --explain format '%s' (known: text json)",
+					    optarg);
+			break;
+		case 'h':
+			a->action = CLI_HELP;
+			return 0;
+		case 'V':
+			a->action = CLI_VERSION;
+			return 0;
+		case ':':
+			return fail("option '%s' needs an argument",
+				    argv[optind - 1]);
+		case '?':
+			if (optopt)
+				return fail("unknown option '-%c'", optopt);
+			return fail("unknown option '%s'", argv[optind - 1]);
+		default:
+			if (short_ns_option(c, &o->ns_select) < 0)
+				return fail("unhandled option %d", c);
+			break;
+		}
+	}
+	if (r < 0)
+		return r;
+	if (!have_pid)
+		return fail("no target: --pid PID is required");
+	/* Selecting every type is the default: enter each that differs. */
+	if (o->ns_select == HIJACK_NS_ALL)
+		o->ns_select = 0;
+	if (o->ns_select && !(o->ns_select & ~o->ns_exclude))
+		return fail("--ns and --no-ns leave no namespace to enter");
+	a->argv = optind < argc ? argv + optind : default_argv;
+	return 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * options.h - the hijack command line, parsed without printing or exiting,
+ * so that unit tests can drive it.
+ */
+#ifndef HIJACK_CLI_OPTIONS_H
+#define HIJACK_CLI_OPTIONS_H
+
+#include "hijack.h"
+
+enum cli_action {
+	CLI_RUN,
+	CLI_EXPLAIN_TEXT,
+	CLI_EXPLAIN_JSON,
+	CLI_HELP,
+	CLI_VERSION,
+};
+
+struct cli_args {
+	struct hijack_opts opts;
+	enum cli_action action;
+	char **argv;		/* the command; never NULL after parsing */
+};
+
+/*
+ * Parse argv into @a (which must hold HIJACK_OPTS_INIT).  Return 0, or
+ * -EINVAL with a one-line reason in @err; getopt prints nothing itself.
+ */
+int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
+	      size_t errlen);
+
+#endif

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * plan.c - decide everything an entry will do before doing any of it.
+ *
+ * Reading happens here, from the host's /proc, while it is still visible:
+ * once inside the target's mount namespace, the host's /proc may be gone.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const char *const method_names[_HIJACK_METHOD_MAX] = {
+	[HIJACK_METHOD_AUTO] = "auto",
+	[HIJACK_METHOD_PIDFD] = "pidfd",
+	[HIJACK_METHOD_NSFD] = "nsfd",
+	[HIJACK_METHOD_SYSCALL] = "syscall",
+};
+
+HIJACK_EXPORT const char *hijack_method_name(enum hijack_method m)
+{
+	if ((unsigned int)m >= _HIJACK_METHOD_MAX)
+		return "unknown";
+	return method_names[m];
+}
+
+HIJACK_EXPORT int hijack_method_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(method_names); i++)
+		if (strcmp(name, method_names[i]) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+static int plan_namespaces(const struct hijack_target *t,
+			   const struct hijack_opts *o, struct hijack_plan *p,
+			   struct hijack_diag *d)
+{
+	_cleanup_close_ int self = -EBADF;
+	unsigned int want;
+	int i, r;
+
+	self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (self < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "/proc/self");
+
+	want = (o->ns_select ? o->ns_select : HIJACK_NS_ALL) & ~o->ns_exclude;
+	for (i = 0; i < _HIJACK_NS_MAX; i++) {
+		struct hijack_ns_state *s = &p->ns[i];
+		struct stat st;
+
+		r = hj_ns_stat(t->procfd, i, &st);
+		if (r == -ENOENT) {
+			/* This kernel lacks the type: fine unless asked for. */
+			if (o->ns_select & HIJACK_NS_BIT(i) & ~o->ns_exclude)
+				return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+						   "%s namespace of pid %d",
+						   hijack_ns_name(i), (int)t->pid);
+			continue;
+		}
+		if (r < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, r,
+					   "/proc/%d/ns/%s", (int)t->pid,
+					   hijack_ns_name(i));
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+
+		r = hj_ns_stat(self, i, &st);
+		if (r < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, r,
+					   "/proc/self/ns/%s", hijack_ns_name(i));
+		s->self_dev = st.st_dev;
+		s->self_ino = st.st_ino;
+
+		/*
+		 * A namespace the caller is already in is never entered:
+		 * for most types it would change nothing, and setns() into
+		 * one's own user namespace fails with EINVAL.
+		 */
+		s->enter = (want & HIJACK_NS_BIT(i)) &&
+			   (s->dev != s->self_dev || s->ino != s->self_ino);
+		if (s->enter)
+			p->ns_mask |= HIJACK_NS_BIT(i);
+	}
+	return 0;
+}
+
+static int plan_dir(const struct hijack_target *t, const char *link,
+		    enum hijack_dir_mode mode, const char *path, char *ret,
+		    size_t size, struct hijack_diag *d)
+{
+	ssize_t n;
+
+	switch (mode) {
+	case HIJACK_DIR_TARGET:
+		n = readlinkat(t->procfd, link, ret, size - 1);
+		if (n < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+					   "/proc/%d/%s", (int)t->pid, link);
+		ret[n] = '\0';
+		return 0;
+	case HIJACK_DIR_PATH:
+		if (!path || !*path)
+			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+					   "empty %s path", link);
+		if (strlen(path) >= size)
+			return hj_diag_set(d, HIJACK_STEP_OPTIONS, ENAMETOOLONG,
+					   "%s path", link);
+		(void)strcpy(ret, path);
+		return 0;
+	case HIJACK_DIR_KEEP:
+		if (strcmp(link, "cwd") == 0) {
+			if (!getcwd(ret, size))
+				return hj_diag_set(d, HIJACK_STEP_CWD, errno,
+						   "current directory");
+		} else {
+			(void)strcpy(ret, "/");
+		}
+		return 0;
+	}
+	return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL, "%s mode", link);
+}
+
+static int plan_method(const struct hijack_opts *o, struct hijack_plan *p,
+		       struct hijack_diag *d)
+{
+	long nr = hijack_syscall_nr();
+
+	p->syscall_nr = nr > 0 ? nr : -1;
+	p->method_fallback = HIJACK_METHOD_AUTO;
+
+	switch (o->method) {
+	case HIJACK_METHOD_AUTO:
+		if (nr > 0 && hj_syscall_flags(p) > 0) {
+			p->method = HIJACK_METHOD_SYSCALL;
+		} else {
+			/* setns() on a pidfd needs Linux 5.8: fall back. */
+			p->method = HIJACK_METHOD_PIDFD;
+			p->method_fallback = HIJACK_METHOD_NSFD;
+		}
+		return 0;
+	case HIJACK_METHOD_SYSCALL:
+		if (nr < 0)
+			return hj_diag_set(d, HIJACK_STEP_PLAN, nr,
+					   "method syscall: the running kernel has no hijack system call");
+		if (hj_syscall_flags(p) < 0)
+			return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+					   "method syscall: it enters all differing namespaces and the target's root together");
+		p->method = o->method;
+		return 0;
+	case HIJACK_METHOD_PIDFD:
+	case HIJACK_METHOD_NSFD:
+		p->method = o->method;
+		return 0;
+	default:
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "method %d", (int)o->method);
+	}
+}
+
+HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
+				    const struct hijack_opts *o,
+				    struct hijack_plan *ret,
+				    struct hijack_diag *d)
+{
+	struct hijack_plan p = { .pid = t->pid };
+	int r;
+
+	if (!o || o->struct_size < offsetof(struct hijack_opts, wd_path) +
+				   sizeof(o->wd_path))
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "struct hijack_opts too small");
+	if (o->ns_select & ~HIJACK_NS_ALL || o->ns_exclude & ~HIJACK_NS_ALL)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "unknown namespace bits");
+
+	r = plan_namespaces(t, o, &p, d);
+	if (r < 0)
+		return r;
+
+	p.root_mode = o->root_mode;
+	r = plan_dir(t, "root", o->root_mode, o->root_path, p.root,
+		     sizeof(p.root), d);
+	if (r < 0)
+		return r;
+	p.wd_mode = o->wd_mode;
+	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, p.wd, sizeof(p.wd), d);
+	if (r < 0)
+		return r;
+
+	r = plan_method(o, &p, d);
+	if (r < 0)
+		return r;
+
+	/* Everything above was read from a live task, not a recycled pid. */
+	r = hj_target_check(t, d);
+	if (r < 0)
+		return r;
+	*ret = p;
+	return 0;
+}

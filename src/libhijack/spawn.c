@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * spawn.c - start the command inside the target, wait for it, forward
+ * signals to it, and bring back why it could not start.
+ *
+ * The pid namespace is special: setns() of a pid namespace only decides
+ * where the caller's *children* go.  So the command must be a child created
+ * after the pid namespace was entered.  Two shapes do that:
+ *
+ * direct (a caller privileged in its own user namespace; the common case):
+ *
+ *   hijack                                   command
+ *   setns(pid ns, for children only)
+ *   fork() -------------------------------> enter the other namespaces,
+ *   setns(own pid ns): undo the above         root, cwd, fd barrier, exec
+ *   read status pipe until EOF <------------ (or: send diag, _exit 125..127)
+ *   wait, forwarding signals
+ *
+ * relay (a caller that gets privilege only from the target's user
+ * namespace, and so cannot setns the pid namespace before entering it):
+ *
+ *   hijack (child subreaper)     intermediate              command
+ *   fork() --------------------> enter all namespaces
+ *                                fork() -----------------> root, cwd, exec
+ *   read pid <------------------ send command's pid; _exit(0)
+ *   reap intermediate; the command is now hijack's child
+ *   wait, forwarding signals
+ *
+ * The hijack(2) system call does all of the first shape in the kernel.
+ *
+ * The status pipe is O_CLOEXEC: it reads EOF once every process holding
+ * its write end has exec'd or exited; a message before EOF is a failure
+ * report, sent as one write() below PIPE_BUF, so it arrives whole.
+ */
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+static const int forwarded_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH,
+};
+
+enum msg_kind {
+	MSG_DIAG = 1,
+	MSG_PID,
+};
+
+struct msg {
+	enum msg_kind kind;
+	pid_t pid;
+	struct hijack_diag diag;
+};
+
+struct spawn {
+	const struct hijack_target *t;
+	const struct hijack_plan *p;
+	char *const *argv;
+	enum hijack_method method;	/* pidfd or nsfd once decided */
+	unsigned int child_mask;	/* namespaces the child enters */
+	int nsfds[_HIJACK_NS_MAX];
+	int rootfd;
+	int cwdfd;
+	int status_w;
+	sigset_t oldmask;
+};
+
+static void send_msg(int fd, const struct msg *m)
+{
+	/* Nobody to tell if this fails: the exit status still says 125. */
+	(void)!write(fd, m, sizeof(*m));
+}
+
+static _Noreturn void child_fail(struct spawn *s, const struct hijack_diag *d,
+				 int code)
+{
+	struct msg m = { .kind = MSG_DIAG, .diag = *d };
+
+	send_msg(s->status_w, &m);
+	_exit(code);
+}
+
+/* Enter the namespaces of s->child_mask, falling back from pidfd to nsfd. */
+static int child_enter_ns(struct spawn *s, struct hijack_diag *d)
+{
+	int r;
+
+	if (!s->child_mask)
+		return 0;
+	if (s->method == HIJACK_METHOD_PIDFD) {
+		r = hj_ns_enter_pidfd(s->t->pidfd, s->child_mask, s->t->pid, d);
+		/* EINVAL: a kernel before 5.8 does not take pidfds. */
+		if (r != -EINVAL || s->p->method_fallback != HIJACK_METHOD_NSFD)
+			return r;
+	}
+	r = hj_ns_open_fds(s->t, s->child_mask, s->nsfds, d);
+	if (r < 0)
+		return r;
+	return hj_ns_enter_fds(s->nsfds, s->child_mask, s->t->pid, d);
+}
+
+static int child_dirs(struct spawn *s, struct hijack_diag *d)
+{
+	const struct hijack_plan *p = s->p;
+
+	if (s->rootfd >= 0) {
+		if (fchdir(s->rootfd) < 0 || chroot(".") < 0)
+			return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
+					   "root of pid %d", (int)p->pid);
+	} else if (p->root_mode == HIJACK_DIR_PATH) {
+		if (chroot(p->root) < 0)
+			return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "%s",
+					   p->root);
+	}
+
+	if (s->cwdfd >= 0) {
+		if (fchdir(s->cwdfd) < 0)
+			return hj_diag_set(d, HIJACK_STEP_CWD, errno,
+					   "cwd of pid %d", (int)p->pid);
+	} else if (p->wd_mode != HIJACK_DIR_TARGET || p->root_mode != HIJACK_DIR_TARGET) {
+		/*
+		 * An explicit or kept working directory is a path looked up
+		 * in the new root; relative paths start at that root.
+		 */
+		if ((p->wd[0] != '/' && chdir("/") < 0) || chdir(p->wd) < 0)
+			return hj_diag_set(d, HIJACK_STEP_CWD, errno, "%s",
+					   p->wd);
+	}
+	return 0;
+}
+
+/*
+ * Mark every fd above 2 close-on-exec rather than closing it: the status
+ * pipe must stay usable until the exec succeeds.
+ */
+static int child_fd_barrier(struct hijack_diag *d)
+{
+	long max, fd;
+	int fl;
+
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	max = sysconf(_SC_OPEN_MAX);
+	for (fd = 3; fd < max; fd++) {
+		fl = fcntl((int)fd, F_GETFD);
+		if (fl >= 0 && !(fl & FD_CLOEXEC) &&
+		    fcntl((int)fd, F_SETFD, fl | FD_CLOEXEC) < 0)
+			return hj_diag_set(d, HIJACK_STEP_FDS, errno, "fd %ld",
+					   fd);
+	}
+	return 0;
+}
+
+static _Noreturn void child_exec(struct spawn *s)
+{
+	struct hijack_diag d = { 0 };
+	int code;
+
+	if (child_dirs(s, &d) < 0 || child_fd_barrier(&d) < 0)
+		child_fail(s, &d, 125);
+
+	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	execvp(s->argv[0], s->argv);
+
+	/* As shells do: 127 when there is no such command, 126 otherwise. */
+	code = errno == ENOENT ? 127 : 126;
+	(void)hj_diag_set(&d, HIJACK_STEP_EXEC, errno, "%s", s->argv[0]);
+	child_fail(s, &d, code);
+}
+
+/* The intermediate of the relay shape: enter, fork the command, report. */
+static _Noreturn void child_relay(struct spawn *s)
+{
+	struct hijack_diag d = { 0 };
+	struct msg m = { .kind = MSG_PID };
+	pid_t pid;
+
+	if (child_enter_ns(s, &d) < 0)
+		child_fail(s, &d, 125);
+	pid = fork();
+	if (pid < 0) {
+		(void)hj_diag_set(&d, HIJACK_STEP_FORK, errno,
+				  "command in pid %d's pid namespace",
+				  (int)s->p->pid);
+		child_fail(s, &d, 125);
+	}
+	if (pid == 0)
+		child_exec(s);
+	m.pid = pid;
+	send_msg(s->status_w, &m);
+	_exit(0);
+}
+
+static _Noreturn void child_direct(struct spawn *s)
+{
+	struct hijack_diag d = { 0 };
+
+	if (child_enter_ns(s, &d) < 0)
+		child_fail(s, &d, 125);
+	child_exec(s);
+}
+
+/*
+ * Put the caller's future children into the target's pid namespace.
+ * Return -EPERM when only the target's user namespace could allow it.
+ */
+static int enter_pid_for_children(struct spawn *s, struct hijack_diag *d)
+{
+	unsigned int pid = HIJACK_NS_BIT(HIJACK_NS_PID);
+	int r;
+
+	if (s->method == HIJACK_METHOD_PIDFD) {
+		r = hj_ns_enter_pidfd(s->t->pidfd, pid, s->t->pid, d);
+		if (r != -EINVAL || s->p->method_fallback != HIJACK_METHOD_NSFD)
+			return r;
+		s->method = HIJACK_METHOD_NSFD;
+	}
+	r = hj_ns_open_fds(s->t, pid, s->nsfds, d);
+	if (r < 0)
+		return r;
+	return hj_ns_enter_fds(s->nsfds, pid, s->t->pid, d);
+}
+
+static int spawn_syscall(struct spawn *s, struct hijack_diag *d)
+{
+	int flags = hj_syscall_flags(s->p);
+	long pid;
+
+	if (flags < 0)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, flags,
+				   "plan not possible with hijack(2)");
+	pid = syscall(s->p->syscall_nr, s->t->pidfd, (unsigned int)flags);
+	if (pid < 0)
+		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
+				   "hijack(2) of pid %d, flags %#x",
+				   (int)s->p->pid, (unsigned int)flags);
+	if (pid == 0) {
+		/* The kernel gave us the target's root and cwd already. */
+		close_fdp(&s->rootfd);
+		close_fdp(&s->cwdfd);
+		child_exec(s);
+	}
+	return (int)pid;
+}
+
+/*
+ * Read the status pipe to EOF.  Return 0 when the command exec'd, or the
+ * negative errno the failing process reported.  *ret_pid is updated from a
+ * relay's message.
+ */
+static int read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
+{
+	struct msg m;
+	ssize_t n;
+	int r = 0;
+
+	for (;;) {
+		n = read(fd, &m, sizeof(m));
+		if (n == 0)
+			return r;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return hj_diag_set(d, HIJACK_STEP_WAIT, errno,
+					   "status pipe");
+		}
+		if (n != sizeof(m))
+			return hj_diag_set(d, HIJACK_STEP_WAIT, EPROTO,
+					   "short status message");
+		if (m.kind == MSG_PID) {
+			*ret_pid = m.pid;
+		} else if (r == 0) {
+			if (d)
+				*d = m.diag;
+			r = -m.diag.err;
+		}
+	}
+}
+
+static int reap(pid_t pid, int *ret_status)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (ret_status)
+		*ret_status = status;
+	return 0;
+}
+
+/*
+ * Wait for the command, handing on the signals meant for it.  The signals
+ * are blocked and read from a signalfd, so none is lost between waitpid()
+ * and sleeping, and nothing runs in a signal handler.
+ */
+static int wait_forwarding(pid_t pid, const sigset_t *set, int *ret_status,
+			   struct hijack_diag *d)
+{
+	_cleanup_close_ int sfd = -EBADF;
+	struct signalfd_siginfo si;
+	int status;
+	pid_t r;
+
+	sfd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "signalfd");
+
+	for (;;) {
+		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return hj_diag_set(d, HIJACK_STEP_WAIT, errno,
+					   "command pid %d", (int)pid);
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
+		while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			if (si.ssi_signo != SIGCHLD)
+				(void)kill(pid, (int)si.ssi_signo);
+	}
+	/* Consume what arrived too late to forward, so it does not hit us. */
+	while (read(sfd, &si, sizeof(si)) == sizeof(si))
+		;
+	*ret_status = status;
+	return 0;
+}
+
+static void spawn_close(struct spawn *s)
+{
+	int i;
+
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		close_fdp(&s->nsfds[i]);
+	close_fdp(&s->rootfd);
+	close_fdp(&s->cwdfd);
+	close_fdp(&s->status_w);
+}
+
+static int open_dirs(struct spawn *s, struct hijack_diag *d)
+{
+	const struct hijack_plan *p = s->p;
+
+	/* Opened now: once in the target's mount namespace, /proc/PID may be gone. */
+	if (p->root_mode == HIJACK_DIR_TARGET) {
+		s->rootfd = openat(s->t->procfd, "root",
+				   O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (s->rootfd < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+					   "/proc/%d/root", (int)p->pid);
+	}
+	if (p->wd_mode == HIJACK_DIR_TARGET) {
+		s->cwdfd = openat(s->t->procfd, "cwd",
+				  O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (s->cwdfd < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+					   "/proc/%d/cwd", (int)p->pid);
+	}
+	return 0;
+}
+
+/* Start the command; return its pid, or a negative errno. */
+static int start(struct spawn *s, int status_r, int *ret_subreaper,
+		 struct hijack_diag *d)
+{
+	_cleanup_close_ int ownpid = -EBADF;
+	bool relay = false;
+	pid_t pid, cmd = 0;
+	int r, status;
+
+	if (s->p->method == HIJACK_METHOD_SYSCALL) {
+		pid = spawn_syscall(s, d);
+		if (pid < 0)
+			return pid;
+		cmd = pid;
+		goto started;
+	}
+
+	if (s->p->method == HIJACK_METHOD_NSFD) {
+		r = hj_ns_open_fds(s->t, s->p->ns_mask, s->nsfds, d);
+		if (r < 0)
+			return r;
+	}
+
+	if (s->child_mask & HIJACK_NS_BIT(HIJACK_NS_PID)) {
+		ownpid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+		if (ownpid < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+					   "/proc/self/ns/pid");
+		r = enter_pid_for_children(s, d);
+		if (r == -EPERM &&
+		    (s->child_mask & HIJACK_NS_BIT(HIJACK_NS_USER))) {
+			relay = true;
+			close_fdp(&ownpid);
+		} else if (r < 0) {
+			return r;
+		} else {
+			s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_PID);
+		}
+	}
+
+	if (relay) {
+		/* Remember the caller's setting, to give it back afterwards. */
+		if (prctl(PR_GET_CHILD_SUBREAPER, ret_subreaper) < 0 ||
+		    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+			return hj_diag_set(d, HIJACK_STEP_FORK, errno,
+					   "PR_SET_CHILD_SUBREAPER");
+	}
+
+	pid = fork();
+	if (pid < 0) {
+		r = hj_diag_set(d, HIJACK_STEP_FORK, errno, "command");
+		goto undo_pidns;
+	}
+	if (pid == 0) {
+		(void)close(status_r);
+		if (relay)
+			child_relay(s);
+		child_direct(s);
+	}
+	cmd = pid;
+	r = 0;
+	close_fdp(&s->status_w);
+undo_pidns:
+	/* Our own later children belong where they did before. */
+	if (ownpid >= 0)
+		(void)setns(ownpid, CLONE_NEWPID);
+	if (r < 0)
+		return r;
+	if (relay) {
+		/* The intermediate exits as soon as it has reported. */
+		cmd = 0;
+		r = read_status(status_r, &cmd, d);
+		(void)reap(pid, &status);
+		if (r < 0) {
+			if (cmd > 0)
+				(void)reap(cmd, NULL);
+			return r;
+		}
+		if (cmd <= 0)
+			return hj_diag_set(d, HIJACK_STEP_FORK, ECHILD,
+					   "relay for pid %d exited with status %d",
+					   (int)s->p->pid, status);
+		return cmd;
+	}
+started:
+	close_fdp(&s->status_w);
+	r = read_status(status_r, &cmd, d);
+	if (r < 0) {
+		(void)reap(cmd, NULL);
+		return r;
+	}
+	return cmd;
+}
+
+HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
+			     const struct hijack_plan *p, char *const argv[],
+			     struct hijack_result *ret, struct hijack_diag *d)
+{
+	struct spawn s = {
+		.t = t, .p = p, .argv = argv, .method = p->method,
+		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
+		.status_w = -EBADF,
+	};
+	_cleanup_close_ int status_r = -EBADF;
+	int subreaper = -1;
+	int fds[2], i, r, status = 0;
+	sigset_t set;
+	pid_t cmd;
+
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		s.nsfds[i] = -EBADF;
+	if (!argv || !argv[0])
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "no command");
+
+	r = open_dirs(&s, d);
+	if (r < 0)
+		goto out;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		r = hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
+		goto out;
+	}
+	status_r = fds[0];
+	s.status_w = fds[1];
+
+	(void)sigemptyset(&set);
+	for (i = 0; i < (int)ARRAY_SIZE(forwarded_signals); i++)
+		(void)sigaddset(&set, forwarded_signals[i]);
+	(void)sigaddset(&set, SIGCHLD);
+	(void)sigprocmask(SIG_BLOCK, &set, &s.oldmask);
+
+	r = start(&s, status_r, &subreaper, d);
+	spawn_close(&s);
+	if (r > 0) {
+		cmd = r;
+		r = wait_forwarding(cmd, &set, &status, d);
+		if (r == 0 && ret) {
+			ret->status = status;
+			ret->pid = cmd;
+			ret->method = s.method;
+		}
+	}
+	(void)sigprocmask(SIG_SETMASK, &s.oldmask, NULL);
+	if (subreaper >= 0)
+		(void)prctl(PR_SET_CHILD_SUBREAPER, subreaper);
+out:
+	spawn_close(&s);
+	return r < 0 ? r : 0;
+}

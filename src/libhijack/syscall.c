@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * syscall.c - find the hijack(2) system call of kernel-patch/, safely.
+ *
+ * The patch is not upstream, so its number is not reserved: an unpatched
+ * kernel may return ENOSYS for it today and a newer one may give the same
+ * number to an unrelated call tomorrow.  Calling a guessed number could do
+ * anything, so the number is taken only from the file the patched kernel
+ * publishes.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define HIJACK_SYSCALL_FILE "/sys/kernel/hijack/syscall_nr"
+
+/* Mirrors include/uapi/linux/hijack.h of the kernel patch. */
+#define HIJACK_TAKE_NS 0x1u
+#define HIJACK_TAKE_FS 0x2u
+
+HIJACK_EXPORT long hijack_syscall_nr(void)
+{
+	_cleanup_close_ int fd = -EBADF;
+	char buf[32], *end;
+	ssize_t n;
+	long nr;
+
+	fd = open(HIJACK_SYSCALL_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOSYS : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	errno = 0;
+	nr = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end != '\n' && *end != '\0') || nr <= 0)
+		return -EBADMSG;
+	return nr;
+}
+
+/*
+ * The flags that carry out @plan with one call, or -EOPNOTSUPP when the
+ * call cannot: it takes every namespace of the target or none, and the
+ * root and working directory together.
+ */
+int hj_syscall_flags(const struct hijack_plan *plan)
+{
+	unsigned int differing = 0, flags = 0;
+	int i;
+
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		if (plan->ns[i].ino && (plan->ns[i].ino != plan->ns[i].self_ino ||
+					plan->ns[i].dev != plan->ns[i].self_dev))
+			differing |= HIJACK_NS_BIT(i);
+	if (plan->ns_mask) {
+		if (plan->ns_mask != differing)
+			return -EOPNOTSUPP;
+		flags |= HIJACK_TAKE_NS;
+	}
+	if (plan->root_mode == HIJACK_DIR_TARGET)
+		flags |= HIJACK_TAKE_FS;
+	else if (plan->ns_mask & HIJACK_NS_BIT(HIJACK_NS_MNT))
+		/* The caller's root would point into another mount table. */
+		return -EOPNOTSUPP;
+	if (!flags)
+		return -EOPNOTSUPP;
+	return (int)flags;
+}
