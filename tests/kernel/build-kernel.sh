@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# build-kernel.sh - build a bzImage for QEMU tests, incrementally.
+#
+# usage: build-kernel.sh [-c FRAGMENT]... [-q] NAME [SERIES_DIR]
+#
+#   NAME        build variant (e.g. vanilla, patched, patched-debug); names
+#               the source copy and the O= build directory in the cache
+#   SERIES_DIR  a directory holding `series` and the patches it lists,
+#               applied with patch -p1 in order; omit for vanilla
+#   -c FRAG     extra Kconfig fragment, merged after config/base.config
+#               (repeatable; later fragments win)
+#   -q          quieter make output
+#
+# Environment:
+#   HIJACK_KCACHE   cache dir (default ${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel)
+#   HIJACK_KSRC     source tarball (default /usr/src/linux-source-6.12.tar.*)
+#   HIJACK_JOBS     make -j (default: number of CPUs)
+#   SOURCE_DATE_EPOCH  build timestamp recorded in the kernel (default 0)
+#
+# Prints the path of the bzImage on the last line of stdout; everything
+# else goes to stderr.
+#
+# Cache layout ($HIJACK_KCACHE):
+#   src/pristine-<ver>/   the tarball, extracted once, never modified
+#   src/<NAME>/           hard-link copy of pristine with the series applied
+#   build/<NAME>/         O= directory (objects, .config, bzImage)
+# The pristine tree is shared by hard links, so a patch must never write
+# to a file in place: GNU patch writes a new file and renames it over the
+# old one, which breaks the link; apply_series() verifies that.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
+jobs=${HIJACK_JOBS:-$(nproc)}
+quiet=
+frags=("$here/config/base.config")
+
+die() {
+	echo "build-kernel: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "build-kernel: $*" >&2
+}
+
+while getopts c:q opt; do
+	case $opt in
+	c) [ -r "$OPTARG" ] || die "cannot read fragment $OPTARG"
+	   frags+=("$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG")") ;;
+	q) quiet=-s ;;
+	*) sed -n '4,16s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	sed -n '4,16s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+fi
+name=$1
+series_dir=${2:-}
+case $name in
+''|*/*|.*) die "bad variant name '$name'" ;;
+esac
+if [ -n "$series_dir" ]; then
+	[ -r "$series_dir/series" ] || die "no series file in $series_dir"
+	series_dir=$(cd "$series_dir" && pwd)
+fi
+
+# Identical sources must give identical images: kbuild otherwise records
+# the time, user and host of the build in the version string.
+export KBUILD_BUILD_TIMESTAMP
+KBUILD_BUILD_TIMESTAMP=$(date -u -d "@${SOURCE_DATE_EPOCH:-0}" '+%a %b %e %T UTC %Y')
+export KBUILD_BUILD_USER=hijack KBUILD_BUILD_HOST=hijack KBUILD_BUILD_VERSION=1
+# Keep the path of the cache out of the image's strings (kbuild already
+# maps $(srctree) away with -fmacro-prefix-map).
+export LC_ALL=C
+
+mkdir -p "$kcache/src" "$kcache/build"
+exec 9>"$kcache/.lock"
+# One builder at a time per cache: the pristine tree and variant trees
+# are shared state.
+flock 9
+
+# --- pristine tree ------------------------------------------------------
+
+tarball=${HIJACK_KSRC:-}
+if [ -z "$tarball" ]; then
+	for t in /usr/src/linux-source-6.12.tar.*; do
+		[ -e "$t" ] && tarball=$t
+	done
+fi
+if [ -z "$tarball" ] || [ ! -r "$tarball" ]; then
+	die "no kernel source tarball (apt-get install linux-source-6.12, or set HIJACK_KSRC)"
+fi
+
+# Keyed by size and mtime: a new Debian upload gives a new pristine tree
+# and, through the stamps below, new variant trees.
+tarkey=$(stat -L -c '%s-%Y' "$tarball")
+pristine=
+for d in "$kcache"/src/pristine-*; do
+	if [ -f "$d/.hijack-tarkey" ] && [ "$(cat "$d/.hijack-tarkey")" = "$tarkey" ]; then
+		pristine=$d
+	fi
+done
+if [ -z "$pristine" ]; then
+	log "extracting $tarball"
+	tmp=$(mktemp -d "$kcache/src/.extract.XXXXXX")
+	tar -C "$tmp" -xf "$tarball"
+	top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d)
+	[ -f "$top/Makefile" ] || die "unexpected tarball layout in $tarball"
+	ver=$(make -s -C "$top" kernelversion 2>/dev/null) || ver=$tarkey
+	echo "$tarkey" >"$top/.hijack-tarkey"
+	[ -e "$kcache/src/pristine-$ver" ] && rm -rf "$kcache/src/pristine-$ver"
+	mv "$top" "$kcache/src/pristine-$ver"
+	rmdir "$tmp"
+	pristine=$kcache/src/pristine-$ver
+fi
+log "pristine tree $pristine"
+
+# --- variant source tree --------------------------------------------------
+
+# Print the patch files of a series, in order (quilt syntax: one name per
+# line, # comments, optional -pN which we do not support).
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series" |
+	while read -r p opt; do
+		[ -z "${opt:-}" ] || [ "$opt" = -p1 ] || die "unsupported option '$opt' in series"
+		[ -r "$1/$p" ] || die "series lists $p, which is missing"
+		printf '%s\n' "$1/$p"
+	done
+}
+
+# Files a patch touches, relative to the tree (git and plain diffs).
+patch_files() {
+	sed -n -e 's#^+++ b/##p' -e 's#^--- a/##p' \
+		-e 's#^rename from ##p' -e 's#^rename to ##p' \
+		-e 's#^copy to ##p' "$@" | sed 's/\t.*//' | sort -u
+}
+
+# Replace a hard link by a private copy with a fresh mtime, so make sees
+# the file as changed and the pristine inode stays untouched.
+unshare_file() {
+	if [ -f "$1" ]; then
+		cp -p "$1" "$1.hijack-tmp"
+		touch "$1.hijack-tmp"
+		mv -f "$1.hijack-tmp" "$1"
+	fi
+}
+
+src=$pristine
+if [ -n "$series_dir" ]; then
+	src=$kcache/src/$name
+	mapfile -t patches < <(series_patches "$series_dir")
+	[ ${#patches[@]} -gt 0 ] || die "$series_dir/series lists no patch"
+	want=$( { echo "$tarkey"; cat "${patches[@]}"; } | sha256sum | cut -d' ' -f1)
+	have=$(cat "$src/.hijack-series-hash" 2>/dev/null || true)
+	if [ "$want" != "$have" ]; then
+		log "applying ${#patches[@]} patch(es) from $series_dir"
+		# Files the previous series changed go back to pristine content
+		# with pristine (old) mtimes: objects built from the patched
+		# version would look up to date. Touch them after the copy.
+		stale=
+		[ -f "$src/.hijack-series-files" ] && stale=$(cat "$src/.hijack-series-files")
+		rm -rf "$src"
+		cp -al "$pristine" "$src.tmp"
+		rm -f "$src.tmp/.hijack-tarkey"
+		for p in "${patches[@]}"; do
+			log "  $(basename "$p")"
+			patch -d "$src.tmp" -p1 -N -s --no-backup-if-mismatch \
+				-i "$p" >&2 || die "$(basename "$p") does not apply"
+		done
+		new=$(patch_files "${patches[@]}")
+		# A patched file that still shares its inode with pristine was
+		# written in place: the pristine tree is corrupt.
+		for f in $new; do
+			if [ -f "$src.tmp/$f" ] && [ -f "$pristine/$f" ] &&
+			   [ "$src.tmp/$f" -ef "$pristine/$f" ] &&
+			   ! grep -q "^rename from $f\$" "${patches[@]}"; then
+				die "patch modified $f in place, pristine tree is corrupt: rm -rf $pristine"
+			fi
+		done
+		for f in $stale; do
+			if printf '%s\n' "$new" | grep -Fxq "$f"; then
+				continue
+			fi
+			unshare_file "$src.tmp/$f"
+		done
+		printf '%s\n' "$new" >"$src.tmp/.hijack-series-files"
+		echo "$want" >"$src.tmp/.hijack-series-hash"
+		mv "$src.tmp" "$src"
+	else
+		log "series unchanged, reusing $src"
+	fi
+fi
+
+# --- configuration --------------------------------------------------------
+
+out=$kcache/build/$name
+mkdir -p "$out"
+kmake() {
+	make $quiet -C "$src" O="$out" ARCH=x86_64 -j"$jobs" "$@" >&2
+}
+
+# Regenerate .config only when an input changed, so an unchanged rebuild
+# does not even run Kconfig.
+cfgkey=$( { cat "$src/.hijack-series-hash" 2>/dev/null || echo vanilla
+	    echo "$tarkey"; cat "${frags[@]}"; } | sha256sum | cut -d' ' -f1)
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.hijack-config-key" 2>/dev/null)" != "$cfgkey" ]; then
+	log "configuring: tinyconfig + ${frags[*]##*/}"
+	rm -f "$out/.hijack-config-key"
+	kmake tinyconfig
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >&2
+	kmake olddefconfig
+
+	# Kconfig silently drops what a dependency forbids: check that the
+	# last word of every fragment on each symbol is what .config says.
+	missing=$(cat "${frags[@]}" |
+		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
+		       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' |
+		awk '{ want[$1] = $2 } END { for (s in want) print s, want[s] }' |
+		sort | while read -r sym val; do
+			if [ "$val" = n ]; then
+				grep -Eq "^$sym=[ym]\$" "$out/.config" && echo "$sym=n (is $(grep "^$sym=" "$out/.config"))"
+			else
+				grep -Fxq "$sym=$val" "$out/.config" || echo "$sym=$val (is $(grep "^$sym=" "$out/.config" || echo unset))"
+			fi
+		done) || true
+	if [ -n "$missing" ]; then
+		echo "build-kernel: fragment lines missing from .config:" >&2
+		printf '%s\n' "$missing" | sed "s/^/  /" >&2
+		exit 1
+	fi
+	echo "$cfgkey" >"$out/.hijack-config-key"
+fi
+
+# --- build ----------------------------------------------------------------
+
+log "make bzImage in $out (-j$jobs)"
+kmake bzImage
+image=$out/arch/x86/boot/bzImage
+[ -f "$image" ] || die "no bzImage after build"
+log "$(cat "$out/include/config/kernel.release") built: $image"
+echo "$image"

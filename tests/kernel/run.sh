@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run.sh - `make check-kernel`: build, boot and judge the patched kernel.
+#
+# usage: run.sh [--vanilla] [--debug] [--icount] [-a WORDS]... [-v]
+#
+#   --vanilla   build without kernel-patch/ (the harness alone; the gate's
+#               baseline); the smoke test then checks the hijack sysfs
+#               files are absent
+#   --debug     add config/debug.config (lockdep, KASAN, atomic-sleep
+#               checks) in its own build directory
+#   --icount    boot on the instruction clock (see boot.sh -I)
+#   -a WORDS    extra kernel command-line words (repeatable)
+#   -v          show the console while the guest runs
+#
+# Environment: HIJACK_KCACHE (cache, see build-kernel.sh), HIJACK_PAYLOAD
+# (directory packed as /opt/hijack), HIJACK_ACCEL / HIJACK_KVM (boot.sh),
+# HIJACK_JOBS, HIJACK_BOOT_TIMEOUT (seconds, default 1200).
+#
+# Exit status 0 when everything passed, 1 on any failure.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
+export HIJACK_KCACHE=$kcache
+vanilla=0
+debug=0
+boot_opts=()
+
+usage() {
+	sed -n '4,20s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--vanilla) vanilla=1 ;;
+	--debug) debug=1 ;;
+	--icount) boot_opts+=(-I) ;;
+	-a) [ $# -ge 2 ] || usage; boot_opts+=(-a "$2"); shift ;;
+	-v) boot_opts+=(-v) ;;
+	-h|--help) usage ;;
+	*) echo "run.sh: unknown argument $1" >&2; usage ;;
+	esac
+	shift
+done
+
+die() {
+	echo "run.sh: $*" >&2
+	exit 1
+}
+
+now() {
+	date +%s
+}
+
+# Wall time of each step, printed in the summary.
+steps=()
+step_start=$(now)
+run_start=$step_start
+step_done() {
+	local t
+	t=$(now)
+	steps+=("$(printf '%-12s %5d s' "$1" $((t - step_start)))")
+	step_start=$t
+}
+
+build_args=()
+if [ "$vanilla" = 1 ]; then
+	variant=vanilla
+	expect=vanilla
+else
+	variant=patched
+	expect=patched
+	if [ ! -r "$repo/kernel-patch/series" ]; then
+		die "kernel-patch/series is missing: the hijack patch series is not in the tree yet, nothing to test (run.sh --vanilla tests the harness alone)"
+	fi
+	[ -r "$repo/kernel-patch/config" ] && build_args+=(-c "$repo/kernel-patch/config")
+fi
+if [ "$debug" = 1 ]; then
+	variant=$variant-debug
+	build_args+=(-c "$here/config/debug.config")
+fi
+out=$kcache/out/$variant
+mkdir -p "$out"
+
+# --- kernel ------------------------------------------------------------------
+
+echo "run.sh: building the $variant kernel" >&2
+if [ "$vanilla" = 1 ]; then
+	image=$("$here/build-kernel.sh" -q ${build_args[@]+"${build_args[@]}"} "$variant" | tail -n1)
+else
+	image=$("$here/build-kernel.sh" -q ${build_args[@]+"${build_args[@]}"} "$variant" "$repo/kernel-patch" | tail -n1)
+fi
+kout=$kcache/build/$variant
+ksrc=$(readlink -f "$kout/source")
+step_done kernel
+
+# --- kselftest ---------------------------------------------------------------
+
+selftests=()
+stdir=$ksrc/tools/testing/selftests/hijack
+if [ -d "$stdir" ]; then
+	echo "run.sh: building the kselftest in $stdir" >&2
+	make -s -C "$ksrc" O="$kout" ARCH=x86_64 headers_install >&2
+	stout=$kout/kselftest/hijack
+	rm -rf "$stout"
+	mkdir -p "$stout"
+	# The selftest's own Makefile (lib.mk) knows its flags and libraries;
+	# we add only static linking and the headers of this very kernel.
+	make -C "$stdir" OUTPUT="$stout" ARCH=x86_64 \
+		KHDR_INCLUDES="-isystem $kout/usr/include" LDFLAGS=-static >&2 ||
+		die "the kselftest does not build"
+	# shellcheck disable=SC2016 # make expands these, not the shell
+	printf 'hijack-print-progs:\n\t@echo $(notdir $(TEST_GEN_PROGS))\n' >"$stout/print.mk"
+	progs=$(make -s -C "$stdir" -f Makefile -f "$stout/print.mk" OUTPUT="$stout" \
+		hijack-print-progs)
+	for p in $progs; do
+		[ -x "$stout/$p" ] || die "kselftest program $p was not built"
+		selftests+=(-k "$stout/$p")
+	done
+	[ ${#selftests[@]} -gt 0 ] || die "$stdir builds no TEST_GEN_PROGS"
+elif [ "$vanilla" = 0 ]; then
+	die "the patched tree has no tools/testing/selftests/hijack/"
+fi
+step_done kselftest
+
+# --- initramfs ---------------------------------------------------------------
+
+payload=()
+if [ -n "${HIJACK_PAYLOAD:-}" ]; then
+	[ -d "$HIJACK_PAYLOAD" ] || die "HIJACK_PAYLOAD=$HIJACK_PAYLOAD is not a directory"
+	payload=(-p "$HIJACK_PAYLOAD")
+fi
+"$here/mkinitramfs.sh" -O "$kout" -o "$out/initramfs.cpio.gz" \
+	${selftests[@]+"${selftests[@]}"} ${payload[@]+"${payload[@]}"}
+step_done initramfs
+
+# --- boot and judge ------------------------------------------------------------
+
+log=$out/console.log
+boot_rc=0
+"$here/boot.sh" -l "$log" -t "${HIJACK_BOOT_TIMEOUT:-1200}" \
+	-a "hijack_expect=$expect" ${boot_opts[@]+"${boot_opts[@]}"} \
+	"$image" "$out/initramfs.cpio.gz" || boot_rc=$?
+step_done boot
+
+check_rc=0
+"$here/ktap-check.sh" -o "$out/result.ktap" "$log" || check_rc=$?
+[ "$boot_rc" = 0 ] || { echo "run.sh: QEMU exited with status $boot_rc" >&2; check_rc=1; }
+
+echo
+echo "check-kernel summary ($variant)"
+echo "  kernel   $image"
+echo "  console  $log"
+echo "  ktap     $out/result.ktap"
+printf '  %s\n' "${steps[@]}"
+printf '  %-12s %5d s\n' total $(($(now) - run_start))
+if [ "$check_rc" = 0 ]; then
+	echo "  result   PASS"
+else
+	echo "  result   FAIL"
+fi
+exit "$check_rc"
