@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * benchcmp - judge a candidate against a baseline: PASS, FAIL or
+ * INCONCLUSIVE, with stated confidence (GATE.md, README.md).
+ *
+ * The decision, per workload, on costs (lower is better):
+ *   R = candidate / baseline, estimated by exp(Hodges-Lehmann shift of the
+ *   logs), with the distribution-free Mann-Whitney interval of that shift;
+ *   PASS when the upper bound < 1 + margin, FAIL when the lower bound >
+ *   1 + margin, INCONCLUSIVE otherwise or with fewer than --min-samples a
+ *   side.
+ * Each bound is a one-sided test at alpha = (1 - confidence) / 2; the FAIL
+ * tests of all workloads form one family and the PASS tests another, each
+ * corrected with Holm's step-down method, so neither a false FAIL nor a
+ * false PASS anywhere in the table is likelier than alpha.  With --looks M
+ * (a group-sequential schedule of M looks at growing data) alpha is split
+ * evenly over the looks, a Bonferroni bound on the chance that any look
+ * errs: repeated looking cannot manufacture a verdict.
+ *
+ * Control workloads (role "control" in forkbench JSON) are paths the change
+ * under test does not touch; if one moves by more than the margin either
+ * way the run measured the machine, and the result is INVALID.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "stats.h"
+
+#define BENCHCMP_VERSION "1"
+
+enum verdict { V_PASS, V_FAIL, V_INCONCLUSIVE, V_STEADY, V_MOVED };
+
+static const char *const verdict_name[] = {
+	[V_PASS] = "PASS",
+	[V_FAIL] = "FAIL",
+	[V_INCONCLUSIVE] = "INCONCLUSIVE",
+	[V_STEADY] = "STEADY",
+	[V_MOVED] = "MOVED",
+};
+
+enum exit_code {
+	EXIT_PASS = 0,
+	EXIT_FAILED = 1,
+	EXIT_BAD_INPUT = 2,
+	EXIT_INVALID = 3,
+	EXIT_INCONCLUSIVE = 4,
+};
+
+enum output { OUT_TABLE, OUT_JSON, OUT_KTAP };
+
+struct opts {
+	double margin;		/* fraction: 0.01 is 1% */
+	double margin_secondary;
+	double confidence;
+	bool higher_is_better;
+	enum output output;
+	unsigned int look, looks;
+	size_t min_samples;
+	unsigned int bootstrap;
+	unsigned long seed;
+	const char *field;
+	const char *clock;	/* "real", "instruction", "emulator" or NULL */
+	bool quiet;
+};
+
+struct row {
+	const char *name;	/* workload, or the candidate's label */
+	const char *role;
+	const struct side *cand_side;
+	const double *x, *y;	/* baseline, candidate: raw values */
+	size_t n, m;
+	double margin;
+	bool control;
+
+	struct stats_summary sx, sy;
+	/* on the cost scale: log(cost), so a regression is a positive shift */
+	struct stats_shift shift;
+	double ratio, lo, hi;	/* candidate / baseline, in the input's units */
+	double boot_lo, boot_hi;
+	double mw_p, mw_u;
+	double p_fail, p_pass;	/* one-sided, against the margin; -1: not tested */
+	bool reject_fail, reject_pass;
+	struct stats_tline t;
+	enum verdict verdict;
+	char reason[160];
+};
+
+static void __attribute__((noreturn, format(printf, 1, 2))) bad_input(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("benchcmp: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_BAD_INPUT);
+}
+
+static double *log_costs(const double *v, size_t n, bool higher_is_better)
+{
+	double *l = malloc((n ? n : 1) * sizeof(*l));
+
+	if (!l)
+		bad_input("out of memory");
+	for (size_t i = 0; i < n; i++)
+		l[i] = higher_is_better ? -log(v[i]) : log(v[i]);
+	return l;
+}
+
+static void analyse(const struct opts *o, struct row *r, double alpha)
+{
+	double conf_look = 1 - 2 * alpha;
+	double *lx = log_costs(r->x, r->n, o->higher_is_better);
+	double *ly = log_costs(r->y, r->m, o->higher_is_better);
+	double delta = log1p(r->margin);
+	double moved_below = -delta;
+
+	stats_summarise(r->x, r->n, conf_look, &r->sx);
+	stats_summarise(r->y, r->m, conf_look, &r->sy);
+	if (stats_hl_shift(lx, r->n, ly, r->m, alpha, &r->shift))
+		bad_input("out of memory");
+	/* back from the cost scale to candidate / baseline in input units */
+	if (o->higher_is_better) {
+		r->ratio = exp(-r->shift.est);
+		r->lo = exp(-r->shift.hi);
+		r->hi = exp(-r->shift.lo);
+	} else {
+		r->ratio = exp(r->shift.est);
+		r->lo = exp(r->shift.lo);
+		r->hi = exp(r->shift.hi);
+	}
+	if (stats_mw_p(r->x, r->n, r->y, r->m, &r->mw_p, &r->mw_u) ||
+	    stats_bootstrap_ratio(r->x, r->n, r->y, r->m, conf_look, o->bootstrap,
+				  o->seed, &r->boot_lo, &r->boot_hi))
+		bad_input("out of memory");
+	stats_student(r->x, r->n, r->y, r->m, conf_look, &r->t);
+
+	r->p_fail = r->p_pass = -1;
+	if (r->n < o->min_samples || r->m < o->min_samples)
+		goto out;
+	if (r->control) {
+		/*
+		 * A control is tested both ways against the margin: p_fail
+		 * for "costlier by more than the margin", p_pass for
+		 * "cheaper by more than the margin".
+		 */
+		(void)stats_mw_margin_p(lx, r->n, ly, r->m, delta, &r->p_fail,
+					&(double){ 0 });
+		(void)stats_mw_margin_p(lx, r->n, ly, r->m, moved_below,
+					&(double){ 0 }, &r->p_pass);
+	} else {
+		(void)stats_mw_margin_p(lx, r->n, ly, r->m, delta, &r->p_fail,
+					&r->p_pass);
+	}
+out:
+	free(lx);
+	free(ly);
+}
+
+static void decide(const struct opts *o, struct row *r)
+{
+	bool faster = r->shift.est < 0;
+
+	if (r->n < o->min_samples || r->m < o->min_samples) {
+		r->verdict = V_INCONCLUSIVE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "fewer than %zu samples a side: no decision",
+			 o->min_samples);
+		return;
+	}
+	if (r->control) {
+		r->verdict = r->reject_fail || r->reject_pass ? V_MOVED : V_STEADY;
+		snprintf(r->reason, sizeof(r->reason), r->verdict == V_MOVED ?
+			 "control moved by more than %.3g%%: the run measured the machine" :
+			 "control not shown to move by more than %.3g%%",
+			 100 * r->margin);
+		return;
+	}
+	if (r->reject_fail) {
+		r->verdict = V_FAIL;
+		snprintf(r->reason, sizeof(r->reason),
+			 "slower by more than %.3g%%", 100 * r->margin);
+	} else if (r->reject_pass) {
+		r->verdict = V_PASS;
+		snprintf(r->reason, sizeof(r->reason),
+			 "shown to cost less than %.3g%% more", 100 * r->margin);
+	} else {
+		r->verdict = V_INCONCLUSIVE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "interval straddles the %.3g%% margin%s", 100 * r->margin,
+			 faster ? " (candidate looks faster)" : "");
+	}
+	/*
+	 * Wall-clock times under plain TCG measure the emulator (GATE.md):
+	 * reported, never a PASS.
+	 */
+	if (r->verdict == V_PASS && o->clock && !strcmp(o->clock, "emulator")) {
+		r->verdict = V_INCONCLUSIVE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "emulator wall clock: may not PASS");
+	}
+}
+
+/* Holm over the non-control rows, and separately over the controls. */
+static void holm_family(struct row *rows, size_t nr, bool controls,
+			double alpha)
+{
+	double *pf = malloc((nr ? nr : 1) * sizeof(*pf));
+	double *pp = malloc((nr ? nr : 1) * sizeof(*pp));
+	bool *rf = malloc((nr ? nr : 1) * sizeof(*rf));
+	bool *rp = malloc((nr ? nr : 1) * sizeof(*rp));
+
+	if (!pf || !pp || !rf || !rp)
+		bad_input("out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		bool in = rows[i].control == controls;
+
+		pf[i] = in ? rows[i].p_fail : -1;
+		pp[i] = in ? rows[i].p_pass : -1;
+	}
+	if (stats_holm(pf, nr, alpha, rf) || stats_holm(pp, nr, alpha, rp))
+		bad_input("out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		if (rows[i].control != controls)
+			continue;
+		rows[i].reject_fail = rf[i];
+		rows[i].reject_pass = rp[i];
+	}
+	free(pf);
+	free(pp);
+	free(rf);
+	free(rp);
+}
+
+static const char *verdict_label(const struct opts *o, enum verdict v)
+{
+	static char buf[64];
+
+	if (o->clock && !strcmp(o->clock, "instruction") &&
+	    (v == V_PASS || v == V_FAIL)) {
+		snprintf(buf, sizeof(buf), "%s (instruction model)", verdict_name[v]);
+		return buf;
+	}
+	return verdict_name[v];
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static void print_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_side(FILE *f, const char *label, const struct stats_summary *s,
+		      const double *v, size_t n)
+{
+	fputs("{\"label\": ", f);
+	json_str(f, label);
+	fprintf(f, ", \"n\": %zu, \"median\": ", s->n);
+	print_num(f, s->median);
+	fputs(", \"mean\": ", f);
+	print_num(f, s->mean);
+	fputs(", \"sd\": ", f);
+	print_num(f, s->sd);
+	fputs(", \"mean_ci\": [", f);
+	print_num(f, s->ci_lo);
+	fputs(", ", f);
+	print_num(f, s->ci_hi);
+	fputs("], \"values\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		print_num(f, v[i]);
+	}
+	fputs("]}", f);
+}
+
+static void print_json(const struct opts *o, const struct side *base,
+		       struct row *rows, size_t nr, double alpha,
+		       const char *overall, int code)
+{
+	FILE *f = stdout;
+
+	fprintf(f, "{\n  \"benchcmp\": " BENCHCMP_VERSION ",\n  \"settings\": {\"confidence\": ");
+	print_num(f, o->confidence);
+	fputs(", \"alpha_per_side_per_look\": ", f);
+	print_num(f, alpha);
+	fputs(", \"margin\": ", f);
+	print_num(f, o->margin);
+	fputs(", \"margin_secondary\": ", f);
+	print_num(f, o->margin_secondary);
+	fprintf(f, ", \"higher_is_better\": %s, \"look\": %u, \"looks\": %u, "
+		"\"min_samples\": %zu, \"bootstrap\": %u, \"seed\": %lu, \"field\": ",
+		o->higher_is_better ? "true" : "false", o->look, o->looks,
+		o->min_samples, o->bootstrap, o->seed);
+	json_str(f, o->field);
+	fputs(", \"clock\": ", f);
+	if (o->clock)
+		json_str(f, o->clock);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"baseline_files\": %zu},\n  \"rows\": [", base->nr_files);
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r = &rows[i];
+
+		fprintf(f, "%s\n    {\"workload\": ", i ? "," : "");
+		json_str(f, r->name);
+		fputs(", \"role\": ", f);
+		if (r->role)
+			json_str(f, r->role);
+		else
+			fputs("null", f);
+		fputs(", \"margin\": ", f);
+		print_num(f, r->margin);
+		fputs(",\n     \"baseline\": ", f);
+		json_side(f, base->label, &r->sx, r->x, r->n);
+		fputs(",\n     \"candidate\": ", f);
+		json_side(f, r->cand_side->label, &r->sy, r->y, r->m);
+		fputs(",\n     \"ratio\": ", f);
+		print_num(f, r->ratio);
+		fputs(", \"ci\": [", f);
+		print_num(f, r->lo);
+		fputs(", ", f);
+		print_num(f, r->hi);
+		fputs("], \"ci_coverage\": ", f);
+		print_num(f, r->shift.coverage);
+		fputs(", \"bootstrap_ci\": [", f);
+		print_num(f, r->boot_lo);
+		fputs(", ", f);
+		print_num(f, r->boot_hi);
+		fputs("], \"mann_whitney_u\": ", f);
+		print_num(f, r->mw_u);
+		fputs(", \"mann_whitney_p\": ", f);
+		print_num(f, r->mw_p);
+		fputs(", \"p_fail\": ", f);
+		print_num(f, r->p_fail >= 0 ? r->p_fail : NAN);
+		fputs(", \"p_pass\": ", f);
+		print_num(f, r->p_pass >= 0 ? r->p_pass : NAN);
+		fputs(",\n     \"student_t\": ", f);
+		if (r->t.valid) {
+			fputs("{\"diff\": ", f);
+			print_num(f, r->t.diff);
+			fputs(", \"err\": ", f);
+			print_num(f, r->t.err);
+			fputs(", \"pct\": ", f);
+			print_num(f, r->t.pct);
+			fputs(", \"pct_err\": ", f);
+			print_num(f, r->t.pct_err);
+			fputs(", \"pooled_sd\": ", f);
+			print_num(f, r->t.pooled_sd);
+			fprintf(f, ", \"significant\": %s}",
+				r->t.significant ? "true" : "false");
+		} else {
+			fputs("null", f);
+		}
+		fputs(",\n     \"verdict\": ", f);
+		json_str(f, verdict_label(o, r->verdict));
+		fputs(", \"reason\": ", f);
+		json_str(f, r->reason);
+		fputs("}", f);
+	}
+	fputs("\n  ],\n  \"verdict\": ", f);
+	json_str(f, overall);
+	fprintf(f, ",\n  \"exit\": %d\n}\n", code);
+}
+
+static void print_bound(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.5f", v);
+	else
+		fputs(v > 0 ? "+inf" : "-inf", f);
+}
+
+static void print_row_text(const struct opts *o, FILE *f, const struct row *r,
+			   const char *base_label, double conf_look)
+{
+	fprintf(f, "%s (%s, margin %.3g%%)\n", r->name,
+		r->role ? r->role : "primary", 100 * r->margin);
+	fprintf(f, "  baseline   n=%-4zu median %-14.6g mean %.6g +/- %.3g  %s\n",
+		r->sx.n, r->sx.median, r->sx.mean, r->sx.ci_hi - r->sx.mean,
+		base_label);
+	fprintf(f, "  candidate  n=%-4zu median %-14.6g mean %.6g +/- %.3g  %s\n",
+		r->sy.n, r->sy.median, r->sy.mean, r->sy.ci_hi - r->sy.mean,
+		r->cand_side->label);
+	fprintf(f, "  ratio %.5f  HL %.1f%% CI [", r->ratio, 100 * conf_look);
+	print_bound(f, r->lo);
+	fputs(", ", f);
+	print_bound(f, r->hi);
+	fprintf(f, "]  bootstrap [%.5f, %.5f]  Mann-Whitney p=%.3g\n",
+		r->boot_lo, r->boot_hi, r->mw_p);
+	if (!r->t.valid)
+		fprintf(f, "  (Student's t needs 2 samples a side)\n");
+	else if (r->t.significant)
+		fprintf(f, "  Difference at %.1f%% confidence: %+.6g +/- %.6g, %+.4g%% +/- %.4g%% (Student's t, pooled s = %.6g)\n",
+			100 * conf_look, r->t.diff, r->t.err, r->t.pct,
+			r->t.pct_err, r->t.pooled_sd);
+	else
+		fprintf(f, "  No difference proven at %.1f%% confidence (Student's t, pooled s = %.6g)\n",
+			100 * conf_look, r->t.pooled_sd);
+	fprintf(f, "  verdict: %s: %s\n\n", verdict_label(o, r->verdict), r->reason);
+}
+
+static void print_table(const struct opts *o, const struct side *base,
+			struct row *rows, size_t nr, double alpha,
+			const char *overall)
+{
+	FILE *f = stdout;
+	double conf_look = 1 - 2 * alpha;
+	size_t w = 8;
+
+	fprintf(f, "%s, %s; confidence %.4g%% (%.3g%% a side", o->field,
+		o->higher_is_better ? "higher is better" : "lower is better",
+		100 * o->confidence, 100 * (1 - o->confidence) / 2);
+	if (o->looks > 1)
+		fprintf(f, ", look %u of %u: %.3g%% a side per look", o->look,
+			o->looks, 100 * alpha);
+	fprintf(f, "), Holm across workloads%s%s\n\n",
+		o->clock ? ", clock: " : "", o->clock ? o->clock : "");
+	for (size_t i = 0; i < nr; i++)
+		print_row_text(o, f, &rows[i], base->label, conf_look);
+	for (size_t i = 0; i < nr; i++)
+		if (strlen(rows[i].name) > w)
+			w = strlen(rows[i].name);
+	fprintf(f, "%-*s %4s %4s %9s  %-22s %s\n", (int)w, "workload", "n", "m",
+		"ratio", "interval", "verdict");
+	for (size_t i = 0; i < nr; i++) {
+		const struct row *r = &rows[i];
+
+		fprintf(f, "%-*s %4zu %4zu %9.5f  [", (int)w, r->name, r->n, r->m,
+			r->ratio);
+		print_bound(f, r->lo);
+		fputs(", ", f);
+		print_bound(f, r->hi);
+		fprintf(f, "]%*s %s\n", isfinite(r->lo) && isfinite(r->hi) ? 2 : 5,
+			"", verdict_label(o, r->verdict));
+	}
+	fprintf(f, "overall: %s\n", overall);
+}
+
+static void print_ktap(const struct opts *o, struct row *rows, size_t nr,
+		       const char *overall)
+{
+	FILE *f = stdout;
+
+	fprintf(f, "KTAP version 1\n1..%zu\n", nr);
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r = &rows[i];
+		bool bad = r->verdict == V_FAIL || r->verdict == V_MOVED;
+
+		fprintf(f, "# %s: ratio %.5f [", r->name, r->ratio);
+		print_bound(f, r->lo);
+		fputs(", ", f);
+		print_bound(f, r->hi);
+		fprintf(f, "] n=%zu m=%zu MW p=%.3g: %s\n", r->n, r->m, r->mw_p,
+			r->reason);
+		fprintf(f, "%s %zu %s", bad ? "not ok" : "ok", i + 1, r->name);
+		if (r->verdict == V_INCONCLUSIVE)
+			fputs(" # SKIP inconclusive", f);
+		else if (o->clock && !strcmp(o->clock, "instruction"))
+			fputs(" # instruction model", f);
+		fputc('\n', f);
+	}
+	fprintf(f, "# overall: %s\n", overall);
+}
+
+/* ---- command line ------------------------------------------------------- */
+
+static void usage(void)
+{
+	printf("Usage: benchcmp [options] BASELINE CANDIDATE...\n\n"
+	       "Judge each CANDIDATE against BASELINE: PASS, FAIL or INCONCLUSIVE.\n"
+	       "A side is a file, a comma-separated list of files or a directory;\n"
+	       "files are ministat style (one number per line, '#' comments) or\n"
+	       "forkbench JSON.  Several files on a side: one per-file median each.\n\n"
+	       "Options:\n"
+	       "  -m, --margin=PCT            allowed slowdown, percent (default 1)\n"
+	       "      --margin-secondary=PCT  margin of secondary workloads (default 2 x margin)\n"
+	       "  -c, --confidence=PCT        two-sided confidence level (default 90)\n"
+	       "  -H, --higher-is-better      values are rates, not costs\n"
+	       "  -j, --json                  print one JSON document\n"
+	       "  -k, --ktap                  print KTAP for kernel CI\n"
+	       "      --look=K --looks=M      this is look K of M planned looks\n"
+	       "      --min-samples=N         fewest samples a side to decide (default 5)\n"
+	       "      --bootstrap=B           bootstrap resamples (default 4000)\n"
+	       "      --seed=N                bootstrap seed (default 1)\n"
+	       "      --field=NAME            forkbench sample field (default ns_per_op;\n"
+	       "                              others are divided by the batch size)\n"
+	       "      --clock=real|instruction|emulator\n"
+	       "                              what the times measured; labels verdicts,\n"
+	       "                              and 'emulator' never PASSes\n"
+	       "  -h, --help                  display this help\n"
+	       "  -V, --version               display version\n\n"
+	       "Exit status: 0 all PASS, 1 a FAIL, 2 bad input, 3 INVALID (a control\n"
+	       "moved), 4 an INCONCLUSIVE and no FAIL.  See tests/bench/README.md.\n");
+}
+
+static double parse_pct(const char *arg, const char *opt, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > lo && v < hi))
+		bad_input("--%s: '%s' is not a number in (%g, %g)", opt, arg, lo, hi);
+	return v;
+}
+
+static unsigned long parse_uint(const char *arg, const char *opt,
+				unsigned long lo, unsigned long hi)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
+		bad_input("--%s: '%s' is not an integer in [%lu, %lu]", opt, arg,
+			  lo, hi);
+	return v;
+}
+
+enum {
+	OPT_MARGIN_SECONDARY = CHAR_MAX + 1,
+	OPT_LOOK,
+	OPT_LOOKS,
+	OPT_MIN_SAMPLES,
+	OPT_BOOTSTRAP,
+	OPT_SEED,
+	OPT_FIELD,
+	OPT_CLOCK,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "margin", required_argument, NULL, 'm' },
+		{ "margin-secondary", required_argument, NULL, OPT_MARGIN_SECONDARY },
+		{ "confidence", required_argument, NULL, 'c' },
+		{ "higher-is-better", no_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "ktap", no_argument, NULL, 'k' },
+		{ "look", required_argument, NULL, OPT_LOOK },
+		{ "looks", required_argument, NULL, OPT_LOOKS },
+		{ "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "field", required_argument, NULL, OPT_FIELD },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = {
+		.margin = 0.01,
+		.margin_secondary = -1,
+		.confidence = 0.90,
+		.look = 1,
+		.looks = 1,
+		.min_samples = 5,
+		.bootstrap = 4000,
+		.seed = 1,
+		.field = "ns_per_op",
+	};
+	struct side base, *cands;
+	struct row *rows = NULL;
+	size_t nr_cands, nr = 0;
+	double alpha;
+	bool any_fail = false, any_inconc = false, any_moved = false;
+	const char *overall;
+	char err[512];
+	int c, code;
+
+	while ((c = getopt_long(argc, argv, "m:c:HjkhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o.margin = parse_pct(optarg, "margin", -100, 1e6) / 100;
+			if (o.margin < 0)
+				bad_input("--margin: must not be negative");
+			break;
+		case OPT_MARGIN_SECONDARY:
+			o.margin_secondary = parse_pct(optarg, "margin-secondary",
+						       -100, 1e6) / 100;
+			if (o.margin_secondary < 0)
+				bad_input("--margin-secondary: must not be negative");
+			break;
+		case 'c':
+			o.confidence = parse_pct(optarg, "confidence", 0, 100) / 100;
+			break;
+		case 'H':
+			o.higher_is_better = true;
+			break;
+		case 'j':
+			o.output = OUT_JSON;
+			break;
+		case 'k':
+			o.output = OUT_KTAP;
+			break;
+		case OPT_LOOK:
+			o.look = parse_uint(optarg, "look", 1, 1000);
+			break;
+		case OPT_LOOKS:
+			o.looks = parse_uint(optarg, "looks", 1, 1000);
+			break;
+		case OPT_MIN_SAMPLES:
+			o.min_samples = parse_uint(optarg, "min-samples", 1, 1000000);
+			break;
+		case OPT_BOOTSTRAP:
+			o.bootstrap = parse_uint(optarg, "bootstrap", 100, 10000000);
+			break;
+		case OPT_SEED:
+			o.seed = parse_uint(optarg, "seed", 0, ULONG_MAX);
+			break;
+		case OPT_FIELD:
+			o.field = optarg;
+			break;
+		case OPT_CLOCK:
+			if (strcmp(optarg, "real") && strcmp(optarg, "instruction") &&
+			    strcmp(optarg, "emulator"))
+				bad_input("--clock: expected real, instruction or emulator, got '%s'",
+					  optarg);
+			o.clock = optarg;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		case 'V':
+			printf("benchcmp %s\n", BENCHCMP_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'benchcmp --help' for more information.\n");
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (argc - optind < 2) {
+		fprintf(stderr, "benchcmp: need a BASELINE and at least one CANDIDATE\n"
+			"Try 'benchcmp --help' for more information.\n");
+		return EXIT_BAD_INPUT;
+	}
+	if (o.look > o.looks)
+		bad_input("--look %u is beyond --looks %u", o.look, o.looks);
+	if (o.margin_secondary < 0)
+		o.margin_secondary = 2 * o.margin;
+	alpha = (1 - o.confidence) / 2 / o.looks;
+
+	if (side_load(argv[optind], o.field, &base, err, sizeof(err)))
+		bad_input("%s", err);
+	nr_cands = argc - optind - 1;
+	cands = calloc(nr_cands, sizeof(*cands));
+	if (!cands)
+		bad_input("out of memory");
+	for (size_t i = 0; i < nr_cands; i++) {
+		if (side_load(argv[optind + 1 + i], o.field, &cands[i], err,
+			      sizeof(err)))
+			bad_input("%s", err);
+		if (cands[i].json != base.json)
+			bad_input("%s: is %s but the baseline %s is %s",
+				  cands[i].label, cands[i].json ? "JSON" : "ministat",
+				  base.label, base.json ? "JSON" : "ministat");
+	}
+
+	for (size_t i = 0; i < nr_cands; i++) {
+		for (size_t k = 0; k < base.nr_series; k++) {
+			const struct series *bs = &base.series[k];
+			const struct series *cs = side_find(&cands[i], bs->name);
+			struct row *r;
+
+			if (!cs) {
+				fprintf(stderr, "benchcmp: warning: workload '%s' is not in %s\n",
+					bs->name, cands[i].label);
+				continue;
+			}
+			rows = realloc(rows, (nr + 1) * sizeof(*rows));
+			if (!rows)
+				bad_input("out of memory");
+			r = &rows[nr++];
+			memset(r, 0, sizeof(*r));
+			r->name = base.json ? bs->name : cands[i].label;
+			r->role = bs->role;
+			r->cand_side = &cands[i];
+			r->x = bs->v;
+			r->n = bs->n;
+			r->y = cs->v;
+			r->m = cs->n;
+			r->control = r->role && !strcmp(r->role, "control");
+			r->margin = r->role && !strcmp(r->role, "secondary") ?
+				    o.margin_secondary : o.margin;
+		}
+	}
+	if (!nr)
+		bad_input("no workload appears on both sides");
+
+	for (size_t i = 0; i < nr; i++)
+		analyse(&o, &rows[i], alpha);
+	holm_family(rows, nr, false, alpha);
+	holm_family(rows, nr, true, alpha);
+	for (size_t i = 0; i < nr; i++) {
+		decide(&o, &rows[i]);
+		any_fail |= rows[i].verdict == V_FAIL;
+		any_inconc |= rows[i].verdict == V_INCONCLUSIVE;
+		any_moved |= rows[i].verdict == V_MOVED;
+	}
+	if (any_moved) {
+		overall = "INVALID";
+		code = EXIT_INVALID;
+	} else if (any_fail) {
+		overall = "FAIL";
+		code = EXIT_FAILED;
+	} else if (any_inconc) {
+		overall = "INCONCLUSIVE";
+		code = EXIT_INCONCLUSIVE;
+	} else {
+		overall = verdict_label(&o, V_PASS);
+		code = EXIT_PASS;
+	}
+	/* verdict_label() reuses one buffer: keep the overall string apart */
+	overall = strdup(overall);
+	if (!overall)
+		bad_input("out of memory");
+
+	switch (o.output) {
+	case OUT_JSON:
+		print_json(&o, &base, rows, nr, alpha, overall, code);
+		break;
+	case OUT_KTAP:
+		print_ktap(&o, rows, nr, overall);
+		break;
+	default:
+		print_table(&o, &base, rows, nr, alpha, overall);
+		break;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "benchcmp: write error on stdout\n");
+		return EXIT_BAD_INPUT;
+	}
+	free((char *)overall);
+	free(rows);
+	for (size_t i = 0; i < nr_cands; i++)
+		side_free(&cands[i]);
+	free(cands);
+	side_free(&base);
+	return code;
+}

@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# TAP tests of benchcmp on synthetic samples from gensamples (fixed seeds,
+# so every run sees the same numbers).  Run from the top of the build tree,
+# or set BENCH_BINDIR to where benchcmp and gensamples are.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+bindir=${BENCH_BINDIR:-tests/bench}
+[ -x "$bindir/benchcmp" ] || bindir=$here
+BENCHCMP=$bindir/benchcmp
+GEN=$bindir/gensamples
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchcmp-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+# check DESCRIPTION EXPECTED-EXIT COMMAND...: the output goes to $tmp/out
+check() {
+	desc=$1
+	want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $got, wanted $want)"
+		sed 's/^/# /' "$tmp/err" "$tmp/out" | head -40
+	fi
+}
+# grep_ok DESCRIPTION PATTERN FILE
+grep_ok() {
+	if grep -q -- "$2" "$3"; then
+		ok "$1"
+	else
+		not_ok "$1 ('$2' not in output)"
+		sed 's/^/# /' "$3" | head -20
+	fi
+}
+gen() {
+	"$GEN" "$@"
+}
+have_python=false
+command -v python3 >/dev/null 2>&1 && have_python=true
+json_ok() {
+	if ! $have_python; then
+		skip "$1" "python3 not installed"
+	elif python3 -m json.tool "$2" >/dev/null 2>"$tmp/jerr"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/# /' "$tmp/jerr"
+	fi
+}
+
+echo "TAP version 13"
+
+# -- A/A: the same distribution never FAILs -----------------------------
+fails=0
+for s in $(seq 1 40); do
+	gen --seed "$s" --n 10 --noise 1 >"$tmp/a"
+	gen --seed $((s + 1000)) --n 10 --noise 1 >"$tmp/b"
+	"$BENCHCMP" "$tmp/a" "$tmp/b" >/dev/null 2>&1
+	[ $? -eq 1 ] && fails=$((fails + 1))
+done
+if [ "$fails" -eq 0 ]; then
+	ok "A/A: 40 pairs of identical distributions, no FAIL"
+else
+	not_ok "A/A: $fails of 40 identical pairs FAILed"
+fi
+
+# -- the error rate holds at the edge: a true shift of exactly the margin
+# -- FAILs in at most alpha = 5% of runs (allow sampling slack: <= 8/100)
+fails=0
+for s in $(seq 1 100); do
+	gen --seed "$s" --n 10 --noise 1 >"$tmp/a"
+	gen --seed $((s + 5000)) --n 10 --noise 1 --shift 1 >"$tmp/b"
+	"$BENCHCMP" --bootstrap 200 "$tmp/a" "$tmp/b" >/dev/null 2>&1
+	[ $? -eq 1 ] && fails=$((fails + 1))
+done
+if [ "$fails" -le 8 ]; then
+	ok "shift == margin: $fails of 100 runs FAIL (alpha 5%)"
+else
+	not_ok "shift == margin: $fails of 100 runs FAIL, more than alpha allows"
+fi
+
+# -- a real regression FAILs ---------------------------------------------
+gen --seed 11 --n 10 --noise 1 >"$tmp/base"
+gen --seed 12 --n 10 --noise 1 --shift 5 >"$tmp/slow"
+check "5% slower, 1% noise, 10 a side: FAIL at 1% margin" 1 \
+	"$BENCHCMP" --margin 1 "$tmp/base" "$tmp/slow"
+grep_ok "the table says FAIL" "verdict: FAIL" "$tmp/out"
+grep_ok "the table has a Student's t line" "Student's t, pooled s" "$tmp/out"
+grep_ok "the table has the bootstrap cross-check" "bootstrap \[" "$tmp/out"
+grep_ok "the table has the Mann-Whitney p" "Mann-Whitney p=" "$tmp/out"
+
+# -- too few samples: never decide ---------------------------------------
+gen --seed 21 --n 3 --noise 10 >"$tmp/a3"
+gen --seed 22 --n 3 --noise 10 --shift 30 >"$tmp/b3"
+check "3 a side, 10% noise: INCONCLUSIVE" 4 "$BENCHCMP" "$tmp/a3" "$tmp/b3"
+grep_ok "it says why" "fewer than 5 samples" "$tmp/out"
+gen --seed 23 --n 4 >"$tmp/a4"
+gen --seed 24 --n 4 --shift 50 >"$tmp/b4"
+check "4 a side, zero noise, 50% slower: still INCONCLUSIVE" 4 \
+	"$BENCHCMP" "$tmp/a4" "$tmp/b4"
+
+# -- a faster candidate is PASS, never FAIL ------------------------------
+gen --seed 31 --n 10 --noise 1 --shift -5 >"$tmp/fast"
+check "5% faster: PASS" 0 "$BENCHCMP" "$tmp/base" "$tmp/fast"
+gen --seed 32 --n 10 --noise 1 --shift -50 >"$tmp/vfast"
+check "50% faster: PASS" 0 "$BENCHCMP" "$tmp/base" "$tmp/vfast"
+
+# -- noisy and undecided: INCONCLUSIVE, not PASS -------------------------
+gen --seed 41 --n 10 --noise 20 >"$tmp/na"
+gen --seed 42 --n 10 --noise 20 >"$tmp/nb"
+check "20% noise, no shift: INCONCLUSIVE, not PASS" 4 \
+	"$BENCHCMP" "$tmp/na" "$tmp/nb"
+
+# -- --higher-is-better flips the direction ------------------------------
+check "rates: 5% higher is PASS with --higher-is-better" 0 \
+	"$BENCHCMP" --higher-is-better "$tmp/base" "$tmp/slow"
+check "rates: 5% lower is FAIL with --higher-is-better" 1 \
+	"$BENCHCMP" --higher-is-better "$tmp/base" "$tmp/fast"
+
+# -- zero variance: the interval collapses to the observed ratio ---------
+gen --n 5 --mean 104500 >"$tmp/z0"
+gen --n 5 --mean 104500 >"$tmp/z1"
+gen --n 5 --mean 104500 --shift 2 >"$tmp/z2"
+check "zero variance, equal: PASS" 0 "$BENCHCMP" "$tmp/z0" "$tmp/z1"
+grep_ok "zero variance, equal: interval [1, 1]" "\[1.00000, 1.00000\]" "$tmp/out"
+check "zero variance, 2% slower: FAIL" 1 "$BENCHCMP" "$tmp/z0" "$tmp/z2"
+grep_ok "zero variance, 2% slower: interval [1.02, 1.02]" "\[1.02000, 1.02000\]" "$tmp/out"
+check "zero variance, 2% slower, 3% margin: PASS" 0 \
+	"$BENCHCMP" --margin 3 "$tmp/z0" "$tmp/z2"
+
+# -- output formats -------------------------------------------------------
+check "JSON output" 1 "$BENCHCMP" --json "$tmp/base" "$tmp/slow"
+json_ok "JSON output parses" "$tmp/out"
+check "JSON output with an unbounded interval" 4 "$BENCHCMP" --json "$tmp/a3" "$tmp/b3"
+json_ok "JSON output with an unbounded interval parses" "$tmp/out"
+check "KTAP output" 1 "$BENCHCMP" --ktap "$tmp/base" "$tmp/slow" "$tmp/fast" "$tmp/b3"
+grep_ok "KTAP header" "^KTAP version 1" "$tmp/out"
+grep_ok "KTAP: FAIL is not ok" "^not ok 1 " "$tmp/out"
+grep_ok "KTAP: PASS is ok" "^ok 2 " "$tmp/out"
+grep_ok "KTAP: INCONCLUSIVE is a skip" "^ok 3 .* # SKIP inconclusive" "$tmp/out"
+
+# -- malformed input: exit 2 and a message naming file and line ----------
+: >"$tmp/empty"
+check "empty file: exit 2" 2 "$BENCHCMP" "$tmp/empty" "$tmp/base"
+grep_ok "empty file: named" "$tmp/empty: no values" "$tmp/err"
+printf '1\n# comment\n2 extra column\n\nabc\n' >"$tmp/bad"
+check "not a number: exit 2" 2 "$BENCHCMP" "$tmp/base" "$tmp/bad"
+grep_ok "not a number: file and line" "$tmp/bad:5: not a number: 'abc'" "$tmp/err"
+check "missing file: exit 2" 2 "$BENCHCMP" "$tmp/base" "$tmp/nonexistent"
+grep_ok "missing file: named" "$tmp/nonexistent: No such file" "$tmp/err"
+printf '{"forkbench": 1, "workloads": [\n  {"name": "spawn", "samples": [1, ]}\n]}\n' >"$tmp/bad.json"
+check "broken JSON: exit 2" 2 "$BENCHCMP" "$tmp/bad.json" "$tmp/bad.json"
+grep_ok "broken JSON: file and line" "$tmp/bad.json: line 2:" "$tmp/err"
+check "--look beyond --looks: exit 2" 2 \
+	"$BENCHCMP" --look 3 --looks 2 "$tmp/base" "$tmp/slow"
+
+# -- forkbench JSON, several workloads, per-boot medians ------------------
+mkdir "$tmp/A" "$tmp/B" "$tmp/C" "$tmp/D"
+for boot in 1 2 3 4 5 6; do
+	gen --seed $((100 + boot)) --n 8 --noise 0.5 \
+		--json spawn,exec,shell-1:secondary,syscall:control >"$tmp/A/boot$boot.json"
+	gen --seed $((200 + boot)) --n 8 --noise 0.5 --shift 3 \
+		--json spawn,exec,shell-1:secondary,syscall:control >"$tmp/B/boot$boot.json"
+	gen --seed $((300 + boot)) --n 8 --noise 0.5 \
+		--json spawn,exec,shell-1:secondary,syscall:control >"$tmp/C/boot$boot.json"
+	gen --seed $((400 + boot)) --n 8 --noise 0.5 \
+		--json spawn::3,exec,shell-1:secondary,syscall:control >"$tmp/D/boot$boot.json"
+done
+check "JSON dirs: a control that moves makes the run INVALID" 3 \
+	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/B"
+grep_ok "one row per workload" "^shell-1 " "$tmp/out"
+grep_ok "per-boot medians: n = 6 boots" "^spawn  *6  *6 " "$tmp/out"
+grep_ok "the moving control is named" "verdict: MOVED" "$tmp/out"
+check "JSON: spawn 3% slower, control steady: FAIL" 1 \
+	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/D"
+grep_ok "only spawn FAILs" "^spawn .* FAIL" "$tmp/out"
+check "JSON: a comma list of files is a side" 1 \
+	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/D/boot1.json,$tmp/D/boot2.json,$tmp/D/boot3.json,$tmp/D/boot4.json,$tmp/D/boot5.json"
+grep_ok "the list gives 5 boots" "^spawn  *6  *5 " "$tmp/out"
+check "JSON: A/A with a steady control: PASS" 0 \
+	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/C"
+grep_ok "the control is STEADY" "verdict: STEADY" "$tmp/out"
+
+# -- Holm: a family of zero-variance workloads, 5 boots each --------------
+# With 5 against 5 the smallest one-sided p is 1/252 = 0.00397: 10
+# workloads pass alpha/10 = 0.005, 15 do not reach alpha/15 = 0.0033.
+mk_family() {
+	names=$(seq -s, -f "w%g" 1 "$1")
+	gen --n 5 --json "$names" >"$tmp/fam$1a.json"
+	gen --n 5 --json "$names" >"$tmp/fam$1b.json"
+}
+mk_family 10
+mk_family 15
+check "Holm: 10 identical workloads, 5 a side: PASS" 0 \
+	"$BENCHCMP" --min-samples 5 "$tmp/fam10a.json" "$tmp/fam10b.json"
+check "Holm: 15 identical workloads, 5 a side: INCONCLUSIVE" 4 \
+	"$BENCHCMP" --min-samples 5 "$tmp/fam15a.json" "$tmp/fam15b.json"
+check "sequential looks: alpha split over 20 looks: INCONCLUSIVE" 4 \
+	"$BENCHCMP" --look 1 --looks 20 "$tmp/z0" "$tmp/z1"
+
+# -- ministat reads the same files ----------------------------------------
+if command -v ministat >/dev/null 2>&1; then
+	check "ministat reads the sample files" 0 ministat -c 90 "$tmp/base" "$tmp/slow"
+else
+	skip "ministat reads the sample files" "ministat not installed"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
