@@ -21,7 +21,9 @@
  * under test does not touch; if one moves by more than the margin either
  * way the run measured the machine, and the result is INVALID.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>

@@ -13,7 +13,9 @@
  * a host, so it needs nothing but a kernel: it is built with gcc -static and
  * writes its own exec target (a 129-byte ELF file) to a tmpfs directory.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

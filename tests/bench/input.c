@@ -2,7 +2,9 @@
 /*
  * input.c - ministat and forkbench JSON readers for benchcmp, see input.h.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-bindir=${BENCH_BINDIR:-tests/bench}
+bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
 [ -x "$bindir/benchcmp" ] || bindir=$here
 BENCHCMP=$bindir/benchcmp
 GEN=$bindir/gensamples

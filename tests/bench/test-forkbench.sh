@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# TAP smoke test of forkbench on the host: a short pass of every workload,
+# its JSON parses and benchcmp reads it.  It checks that the workloads run,
+# not what they measure.  Run from the top of the build tree, or set
+# BENCH_BINDIR to where forkbench and benchcmp are.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
+[ -x "$bindir/forkbench" ] || bindir=$here
+FORKBENCH=$bindir/forkbench
+BENCHCMP=$bindir/benchcmp
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/forkbench-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+check() {
+	desc=$1
+	want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $got, wanted $want)"
+		sed 's/^/# /' "$tmp/err" | head -20
+	fi
+}
+
+echo "TAP version 13"
+
+check "--list" 0 "$FORKBENCH" --list
+nr_workloads=$(wc -l <"$tmp/out")
+if [ "$nr_workloads" -ge 20 ] && grep -q '^spawn  *primary' "$tmp/out" &&
+   grep -q '^syscall  *control' "$tmp/out"; then
+	ok "--list names $nr_workloads workloads with their roles"
+else
+	not_ok "--list output"
+fi
+
+# a short pass of everything; small spawn-big to spare CI memory
+check "every workload runs (--samples 2 --min-batch-ms 1)" 0 \
+	"$FORKBENCH" --samples 2 --min-batch-ms 1 --warmup 1 --big-mib 16 \
+	--seed 42 --tag clock=host --json
+cp "$tmp/out" "$tmp/run.json"
+sed 's/^/# /' "$tmp/err"
+
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -m json.tool "$tmp/run.json" >/dev/null 2>"$tmp/err"; then
+		ok "the JSON parses"
+	else
+		not_ok "the JSON parses"
+		sed 's/^/# /' "$tmp/err"
+	fi
+	# every workload is there, with 2 samples, or skipped with a reason
+	if python3 - "$tmp/run.json" "$nr_workloads" >"$tmp/err" 2>&1 <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+wl = doc["workloads"]
+assert len(wl) == int(sys.argv[2]), "workload count %d" % len(wl)
+for w in wl:
+    if "skipped" in w:
+        print("skipped:", w["name"], w["skipped"])
+        continue
+    assert "error" not in w, w["name"] + ": " + w["error"]
+    assert len(w["samples"]) == 2, w["name"]
+    for s in w["samples"]:
+        assert s["ns_per_op"] > 0 and s["batch"] > 0, w["name"]
+        for k in ("user_ns", "sys_ns", "cusr_ns", "csys_ns"):
+            assert s[k] >= 0, w["name"] + " " + k
+env = doc["env"]
+for k in ("release", "proc_version", "cmdline", "nr_cpus", "cpu_model"):
+    assert k in env, k
+assert env["tags"]["clock"] == "host"
+assert doc["options"]["seed"] == 42
+EOF
+	then
+		ok "every workload has 2 samples or a reason to skip"
+	else
+		not_ok "every workload has 2 samples or a reason to skip"
+	fi
+	sed 's/^/# /' "$tmp/err"
+else
+	skip "the JSON parses" "python3 not installed"
+	skip "every workload has 2 samples or a reason to skip" "python3 not installed"
+fi
+
+# the same seed gives the same order
+"$FORKBENCH" --samples 1 --min-batch-ms 1 --warmup 0 --seed 42 \
+	--workloads syscall,getpid,pipe,threads --json >"$tmp/o1" 2>/dev/null
+"$FORKBENCH" --samples 1 --min-batch-ms 1 --warmup 0 --seed 42 \
+	--workloads syscall,getpid,pipe,threads --json >"$tmp/o2" 2>/dev/null
+if grep '"order"' "$tmp/o1" >"$tmp/order1" && grep '"order"' "$tmp/o2" |
+   cmp -s - "$tmp/order1"; then
+	ok "--seed reproduces the workload order"
+else
+	not_ok "--seed reproduces the workload order"
+fi
+
+check "human table" 0 "$FORKBENCH" --samples 2 --min-batch-ms 1 \
+	--workloads spawn,execl,syscall
+if grep -q '^spawn  *primary  *2 ' "$tmp/out" &&
+   grep -q '^execl  *secondary  *2 ' "$tmp/out"; then
+	ok "the table has a row per workload"
+else
+	not_ok "the table has a row per workload"
+	sed 's/^/# /' "$tmp/out"
+fi
+
+check "unknown workload: exit 2" 2 "$FORKBENCH" --workloads spawn,nosuch
+grep -q "unknown workload 'nosuch'" "$tmp/err" && ok "it names the workload" ||
+	not_ok "it names the workload"
+check "bad number: exit 2" 2 "$FORKBENCH" --samples x
+
+# benchcmp reads forkbench's JSON: 2 samples a side can never decide
+check "benchcmp reads forkbench JSON (INCONCLUSIVE with 2 samples)" 4 \
+	"$BENCHCMP" "$tmp/run.json" "$tmp/run.json"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
