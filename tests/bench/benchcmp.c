@@ -169,7 +169,7 @@ out:
 	free(ly);
 }
 
-static void decide(const struct opts *o, struct row *r)
+static void decide(const struct opts *o, struct row *r, double alpha)
 {
 	bool faster = r->shift.est < 0;
 
@@ -196,6 +196,12 @@ static void decide(const struct opts *o, struct row *r)
 		r->verdict = V_PASS;
 		snprintf(r->reason, sizeof(r->reason),
 			 "shown to cost less than %.3g%% more", 100 * r->margin);
+	} else if (r->p_fail <= alpha || r->p_pass <= alpha) {
+		/* the row alone would decide; the family correction does not */
+		r->verdict = V_INCONCLUSIVE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "beyond the %.3g%% margin alone, not after Holm's correction",
+			 100 * r->margin);
 	} else {
 		r->verdict = V_INCONCLUSIVE;
 		snprintf(r->reason, sizeof(r->reason),
@@ -726,7 +732,7 @@ int main(int argc, char **argv)
 	holm_family(rows, nr, false, alpha);
 	holm_family(rows, nr, true, alpha);
 	for (size_t i = 0; i < nr; i++) {
-		decide(&o, &rows[i]);
+		decide(&o, &rows[i], alpha);
 		any_fail |= rows[i].verdict == V_FAIL;
 		any_inconc |= rows[i].verdict == V_INCONCLUSIVE;
 		any_moved |= rows[i].verdict == V_MOVED;

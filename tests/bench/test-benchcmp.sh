@@ -217,6 +217,7 @@ check "Holm: 10 identical workloads, 5 a side: PASS" 0 \
 	"$BENCHCMP" --min-samples 5 "$tmp/fam10a.json" "$tmp/fam10b.json"
 check "Holm: 15 identical workloads, 5 a side: INCONCLUSIVE" 4 \
 	"$BENCHCMP" --min-samples 5 "$tmp/fam15a.json" "$tmp/fam15b.json"
+grep_ok "Holm: the reason names the correction" "not after Holm" "$tmp/out"
 check "sequential looks: alpha split over 20 looks: INCONCLUSIVE" 4 \
 	"$BENCHCMP" --look 1 --looks 20 "$tmp/z0" "$tmp/z1"
 
