@@ -137,7 +137,7 @@ struct bench {
 	int nr_cpus;
 	cpu_set_t all_cpus;
 	char tmpdir[PATH_MAX];
-	bool tmpdir_is_tmpfs;
+	bool tmpdir_is_tmpfs;	/* tmpfs or ramfs */
 	char target[PATH_MAX];	/* exec target: exits 0 at once */
 	char self[PATH_MAX];	/* copy of this program, for execl */
 	char storm[PATH_MAX];	/* storm shell script */
@@ -897,59 +897,83 @@ static int write_storm(const char *path, const char *target)
 	if (fd < 0 || !(f = fdopen(fd, "w")))
 		return fail("%s: %m", path);
 	/*
-	 * Subshells, background jobs, command substitution and exec of an
-	 * external program: the kinds of fork a shell script does.
+	 * Pipelines (concurrent children), subshells, command substitution
+	 * and exec of an external program: the kinds of fork a shell script
+	 * does.  No background jobs: a shell gives them /dev/null as stdin,
+	 * and a bare initramfs may have no /dev/null.  set -e makes a failed
+	 * step fail the run rather than quietly measure less work.
 	 */
 	fprintf(f,
+		"set -e\n"
 		"i=0\n"
 		"while [ $i -lt 10 ]; do\n"
-		"\t%s &\n"
-		"\t( %s ) &\n"
-		"\t( : ) &\n"
-		"\twait\n"
+		"\t%s | %s\n"
+		"\t( %s )\n"
+		"\t( : ) | %s\n"
 		"\tx=$(%s)\n"
 		"\ti=$((i + 1))\n"
-		"done\n", target, target, target);
+		"done\n", target, target, target, target, target);
 	return fclose(f) ? fail("%s: %m", path) : 0;
 }
 
-/* A directory on tmpfs that allows exec, or the best we can do. */
-static int make_tmpdir(struct bench *b)
+#ifndef RAMFS_MAGIC
+#define RAMFS_MAGIC 0x858458f6
+#endif
+
+static bool in_memory(const char *path)
 {
-	const char *cands[4];
-	size_t nr = 0;
 	struct statfs sfs;
 
-	if (b->tmpdir_base)
-		cands[nr++] = b->tmpdir_base;
-	else {
-		const char *env = getenv("FORKBENCH_TMPDIR");
+	return !statfs(path, &sfs) &&
+	       (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
+}
 
+/*
+ * A directory for the targets: the first candidate in memory (tmpfs, or the
+ * ramfs of an initramfs) that allows exec, else the first that works at all.
+ * --tmpdir is taken as given.
+ */
+static int make_tmpdir(struct bench *b)
+{
+	const char *cands[7];
+	size_t nr = 0;
+	const char *env;
+
+	if (b->tmpdir_base) {
+		cands[nr++] = b->tmpdir_base;
+	} else {
+		env = getenv("FORKBENCH_TMPDIR");
 		if (env && *env)
 			cands[nr++] = env;
 		cands[nr++] = "/dev/shm";
 		env = getenv("TMPDIR");
-		cands[nr++] = env && *env ? env : "/tmp";
+		if (env && *env)
+			cands[nr++] = env;
+		cands[nr++] = "/tmp";
+		cands[nr++] = "/run";
+		cands[nr++] = "/";
 	}
-	for (size_t i = 0; i < nr; i++) {
-		struct statvfs vfs;
+	for (int pass = 0; pass < 2 && !b->tmpdir[0]; pass++) {
+		for (size_t i = 0; i < nr; i++) {
+			struct statvfs vfs;
 
-		if (statvfs(cands[i], &vfs) || (vfs.f_flag & ST_NOEXEC))
-			continue;
-		if (!b->tmpdir_base && i + 1 < nr &&
-		    (statfs(cands[i], &sfs) || sfs.f_type != TMPFS_MAGIC))
-			continue;
-		snprintf(b->tmpdir, sizeof(b->tmpdir), "%s/forkbench.XXXXXX",
-			 cands[i]);
-		if (mkdtemp(b->tmpdir))
-			break;
-		b->tmpdir[0] = '\0';
+			if (statvfs(cands[i], &vfs) || (vfs.f_flag & ST_NOEXEC))
+				continue;
+			if (pass == 0 && !b->tmpdir_base && !in_memory(cands[i]))
+				continue;
+			snprintf(b->tmpdir, sizeof(b->tmpdir), "%s%sforkbench.XXXXXX",
+				 cands[i], cands[i][strlen(cands[i]) - 1] == '/' ? "" : "/");
+			if (mkdtemp(b->tmpdir))
+				break;
+			b->tmpdir[0] = '\0';
+		}
 	}
 	if (!b->tmpdir[0])
 		return fail("no usable temporary directory (try --tmpdir)");
-	b->tmpdir_is_tmpfs = !statfs(b->tmpdir, &sfs) && sfs.f_type == TMPFS_MAGIC;
+	b->tmpdir_is_tmpfs = in_memory(b->tmpdir);
 	if (!b->tmpdir_is_tmpfs)
-		fprintf(stderr, "forkbench: warning: %s is not on tmpfs\n", b->tmpdir);
+		fprintf(stderr, "forkbench: warning: %s is not in memory (tmpfs)\n",
+			b->tmpdir);
 	return 0;
 }
 
@@ -1368,7 +1392,7 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 	json_string(f, aslr);
 	fprintf(f, ",\n    \"addr_no_randomize\": %s",
 		personality(0xffffffff) & ADDR_NO_RANDOMIZE ? "true" : "false");
-	fprintf(f, ",\n    \"tmpdir_is_tmpfs\": %s",
+	fprintf(f, ",\n    \"tmpdir_in_memory\": %s",
 		b->tmpdir_is_tmpfs ? "true" : "false");
 	fprintf(f, ",\n    \"mitigations\": {");
 	vulns = opendir("/sys/devices/system/cpu/vulnerabilities");
