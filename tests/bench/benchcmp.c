@@ -34,8 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "input.h"
 #include "stats.h"
+#include "svg.h"
 
 #define BENCHCMP_VERSION "1"
 
@@ -71,7 +74,8 @@ struct opts {
 	unsigned long seed;
 	const char *field;
 	const char *clock;	/* "real", "instruction", "emulator" or NULL */
-	bool quiet;
+	const char *svg;	/* write a picture here */
+	const char *ministat_dir;	/* write one-number-per-line files here */
 };
 
 struct row {
@@ -500,6 +504,85 @@ static void print_ktap(const struct opts *o, struct row *rows, size_t nr,
 	fprintf(f, "# overall: %s\n", overall);
 }
 
+/* ---- files for other tools ---------------------------------------------- */
+
+static void write_svg(const struct opts *o, const struct side *base,
+		      const struct row *rows, size_t nr)
+{
+	struct svg_panel *p = calloc(nr ? nr : 1, sizeof(*p));
+	char title[512];
+	FILE *f;
+
+	if (!p)
+		bad_input("out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		p[i] = (struct svg_panel){
+			.name = rows[i].name,
+			.base_label = base->label,
+			.cand_label = rows[i].cand_side->label,
+			.x = rows[i].x, .n = rows[i].n,
+			.y = rows[i].y, .m = rows[i].m,
+			.ratio = rows[i].ratio, .lo = rows[i].lo, .hi = rows[i].hi,
+			.verdict = verdict_name[rows[i].verdict],
+		};
+	}
+	snprintf(title, sizeof(title), "%s vs %s (%s%s%s, %.4g%% confidence)",
+		 rows[0].cand_side->label, base->label, o->field,
+		 o->clock ? ", clock " : "", o->clock ? o->clock : "",
+		 100 * o->confidence);
+	f = fopen(o->svg, "we");
+	if (!f)
+		bad_input("%s: %s", o->svg, strerror(errno));
+	svg_write(f, title, p, nr);
+	if (fclose(f))
+		bad_input("%s: %s", o->svg, strerror(errno));
+	free(p);
+}
+
+static void write_one_ministat(const char *dir, const char *workload,
+			       const char *side, const char *label,
+			       const char *field, const double *v, size_t n)
+{
+	char path[4096], name[256];
+	FILE *f;
+	size_t k = 0;
+
+	/* a ministat row is named by a path: keep it one file name */
+	for (const char *s = workload; *s && k < sizeof(name) - 1; s++)
+		name[k++] = (*s == '/' || *s == ' ') ? '_' : *s;
+	name[k] = '\0';
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, k ? name : "values", side);
+	f = fopen(path, "we");
+	if (!f)
+		bad_input("%s: %s", path, strerror(errno));
+	fprintf(f, "# %s, %s, %s\n", workload, label, field);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.10g\n", v[i]);
+	if (fclose(f))
+		bad_input("%s: %s", path, strerror(errno));
+}
+
+/* WORKLOAD.baseline and WORKLOAD.candidate[N], one number per line. */
+static void write_ministat(const struct opts *o, const struct side *base,
+			   const struct row *rows, size_t nr, size_t nr_cands,
+			   const struct side *cands)
+{
+	if (mkdir(o->ministat_dir, 0777) && errno != EEXIST)
+		bad_input("%s: %s", o->ministat_dir, strerror(errno));
+	for (size_t i = 0; i < nr; i++) {
+		const struct row *r = &rows[i];
+		char side[32] = "candidate";
+
+		if (nr_cands > 1)
+			snprintf(side, sizeof(side), "candidate%zu",
+				 (size_t)(r->cand_side - cands) + 1);
+		write_one_ministat(o->ministat_dir, r->name, "baseline",
+				   base->label, o->field, r->x, r->n);
+		write_one_ministat(o->ministat_dir, r->name, side,
+				   r->cand_side->label, o->field, r->y, r->m);
+	}
+}
+
 /* ---- command line ------------------------------------------------------- */
 
 static void usage(void)
@@ -525,6 +608,8 @@ static void usage(void)
 	       "      --clock=real|instruction|emulator\n"
 	       "                              what the times measured; labels verdicts,\n"
 	       "                              and 'emulator' never PASSes\n"
+	       "      --svg=FILE              draw the samples of both sides per workload\n"
+	       "      --ministat-dir=DIR      write DIR/WORKLOAD.baseline and .candidate\n"
 	       "  -h, --help                  display this help\n"
 	       "  -V, --version               display version\n\n"
 	       "Exit status: 0 all PASS, 1 a FAIL, 2 bad input, 3 INVALID (a control\n"
@@ -566,6 +651,8 @@ enum {
 	OPT_SEED,
 	OPT_FIELD,
 	OPT_CLOCK,
+	OPT_SVG,
+	OPT_MINISTAT_DIR,
 };
 
 int main(int argc, char **argv)
@@ -584,6 +671,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "field", required_argument, NULL, OPT_FIELD },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "ministat-dir", required_argument, NULL, OPT_MINISTAT_DIR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -657,6 +746,12 @@ int main(int argc, char **argv)
 				bad_input("--clock: expected real, instruction or emulator, got '%s'",
 					  optarg);
 			o.clock = optarg;
+			break;
+		case OPT_SVG:
+			o.svg = optarg;
+			break;
+		case OPT_MINISTAT_DIR:
+			o.ministat_dir = optarg;
 			break;
 		case 'h':
 			usage();
@@ -754,6 +849,11 @@ int main(int argc, char **argv)
 	overall = strdup(overall);
 	if (!overall)
 		bad_input("out of memory");
+
+	if (o.svg)
+		write_svg(&o, &base, rows, nr);
+	if (o.ministat_dir)
+		write_ministat(&o, &base, rows, nr, nr_cands, cands);
 
 	switch (o.output) {
 	case OUT_JSON:

@@ -221,11 +221,33 @@ grep_ok "Holm: the reason names the correction" "not after Holm" "$tmp/out"
 check "sequential looks: alpha split over 20 looks: INCONCLUSIVE" 4 \
 	"$BENCHCMP" --look 1 --looks 20 "$tmp/z0" "$tmp/z1"
 
+# -- files for other tools: a picture and ministat files --------------------
+check "--svg and --ministat-dir" 1 "$BENCHCMP" --svg "$tmp/p.svg" \
+	--ministat-dir "$tmp/ms" "$tmp/A" "$tmp/D"
+if [ -s "$tmp/ms/spawn.baseline" ] && [ -s "$tmp/ms/spawn.candidate" ] &&
+   [ "$(grep -cv '^#' "$tmp/ms/spawn.baseline")" -eq 6 ]; then
+	ok "ministat files: one per workload and side, one value per boot"
+else
+	not_ok "ministat files: one per workload and side, one value per boot"
+fi
+if $have_python; then
+	if python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); assert d.documentElement.tagName == "svg"' "$tmp/p.svg" 2>"$tmp/jerr"; then
+		ok "the SVG is well-formed XML"
+	else
+		not_ok "the SVG is well-formed XML"
+	fi
+else
+	skip "the SVG is well-formed XML" "python3 not installed"
+fi
+grep_ok "the SVG shows the verdict" "FAIL" "$tmp/p.svg"
+
 # -- ministat reads the same files ----------------------------------------
 if command -v ministat >/dev/null 2>&1; then
 	check "ministat reads the sample files" 0 ministat -c 90 "$tmp/base" "$tmp/slow"
+	check "ministat reads benchcmp's files" 0 ministat "$tmp/ms/spawn.baseline" "$tmp/ms/spawn.candidate"
 else
 	skip "ministat reads the sample files" "ministat not installed"
+	skip "ministat reads benchcmp's files" "ministat not installed"
 fi
 
 echo "1..$n"
