@@ -1704,7 +1704,7 @@ int main(int argc, char **argv)
 				       workloads[i].what);
 			return 0;
 		case 'n':
-			b.samples = parse_num(optarg, "samples", 1, 1000000);
+			b.samples = parse_num(optarg, "samples", 1, 100000);
 			b.samples_given = true;
 			break;
 		case 'm': {
@@ -1798,7 +1798,7 @@ int main(int argc, char **argv)
 	}
 	/* --duration alone means "sample until the time is up" */
 	if (b.duration > 0 && !b.samples_given)
-		b.samples = 1000000;
+		b.samples = 100000;
 
 	if (list) {
 		for (const char *p = list; *p;) {
