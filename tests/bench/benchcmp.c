@@ -266,6 +266,17 @@ static const char *verdict_label(const struct opts *o, enum verdict v)
 	return verdict_name[v];
 }
 
+/*
+ * Half the width of the ratio interval, relative.  With the same spread, a
+ * true change must exceed the margin by about this much before the lower
+ * bound clears the margin: the "smallest detectable slowdown" GATE.md asks
+ * the report to state.
+ */
+static double halfwidth(const struct row *r)
+{
+	return sqrt(r->hi / r->lo) - 1;
+}
+
 /* ---- output ------------------------------------------------------------- */
 
 static void print_num(FILE *f, double v)
@@ -362,7 +373,9 @@ static void print_json(const struct opts *o, const struct side *base,
 		print_num(f, r->lo);
 		fputs(", ", f);
 		print_num(f, r->hi);
-		fputs("], \"ci_coverage\": ", f);
+		fputs("], \"ci_halfwidth\": ", f);
+		print_num(f, isfinite(r->lo) && isfinite(r->hi) ? halfwidth(r) : NAN);
+		fputs(", \"ci_coverage\": ", f);
 		print_num(f, r->shift.coverage);
 		fputs(", \"bootstrap_ci\": [", f);
 		print_num(f, r->boot_lo);
@@ -429,6 +442,9 @@ static void print_row_text(const struct opts *o, FILE *f, const struct row *r,
 	print_bound(f, r->hi);
 	fprintf(f, "]  bootstrap [%.5f, %.5f]  Mann-Whitney p=%.3g\n",
 		r->boot_lo, r->boot_hi, r->mw_p);
+	if (isfinite(r->lo) && isfinite(r->hi))
+		fprintf(f, "  resolution: +/-%.3g%%: with this spread only a change beyond about %.3g%% (margin + half-width) can FAIL\n",
+			100 * halfwidth(r), 100 * (r->margin + halfwidth(r)));
 	if (!r->t.valid)
 		fprintf(f, "  (Student's t needs 2 samples a side)\n");
 	else if (r->t.significant)
