@@ -106,8 +106,8 @@ struct result {
 	size_t nr_samples;
 	uint64_t iters;
 	bool pinned;
-	char *skipped;		/* reason, when not run */
-	char *error;		/* reason, when it failed */
+	enum { RESULT_OK, RESULT_SKIPPED, RESULT_ERROR } state;
+	char reason[128];	/* why skipped, or what failed */
 };
 
 struct bench {
@@ -1217,47 +1217,115 @@ static int set_affinity(struct bench *b, const struct workload *w, bool *pinned)
 	return 0;
 }
 
-static void run_workload(struct bench *b, struct result *r)
+/*
+ * Set up, measure and tear down one workload in the calling process.
+ * Returns 0, SETUP_SKIP or -1, with the reason for the latter two in why.
+ */
+static int measure_workload(struct bench *b, const struct workload *w,
+			    struct sample *out, size_t max, uint64_t *ret_iters,
+			    size_t *ret_nr, char *why, size_t whylen)
 {
-	const struct workload *w = r->w;
-	size_t max = b->samples;
 	int ret;
 
-	r->samples = calloc(max, sizeof(*r->samples));
-	if (!r->samples)
-		die("out of memory");
-	if (set_affinity(b, w, &r->pinned)) {
-		r->error = strdup("cannot set CPU affinity");
-		return;
-	}
 	if (w->setup) {
 		ret = w->setup(b);
 		if (ret == SETUP_SKIP) {
-			r->skipped = strdup("not supported here");
-			return;
+			snprintf(why, whylen, "not supported here");
+			return SETUP_SKIP;
 		}
 		if (ret) {
-			r->error = strdup("setup failed");
+			snprintf(why, whylen, "setup failed");
 			if (w->teardown)
 				w->teardown(b);
-			return;
+			return -1;
 		}
 	}
 	if (w->pidns_depth)
-		ret = measure_in_pidns(b, w, r->samples, max, &r->iters,
-				       &r->nr_samples);
+		ret = measure_in_pidns(b, w, out, max, ret_iters, ret_nr);
 	else
-		ret = measure(b, w, r->samples, max, &r->iters, &r->nr_samples);
+		ret = measure(b, w, out, max, ret_iters, ret_nr);
 	if (w->teardown)
 		w->teardown(b);
 	if (ret == SETUP_SKIP) {
 		fprintf(stderr, "forkbench: skipping %s: no permission for pid namespaces\n",
 			w->name);
-		r->skipped = strdup("no permission for pid namespaces");
+		snprintf(why, whylen, "no permission for pid namespaces");
 	} else if (ret) {
-		r->error = strdup("measurement failed");
-		r->nr_samples = 0;
+		snprintf(why, whylen, "measurement failed");
 	}
+	return ret;
+}
+
+struct runner_report {
+	int32_t status;		/* 0, SETUP_SKIP or -1 */
+	uint64_t iters;
+	uint64_t nr;
+	char why[sizeof(((struct result *)0)->reason)];
+};
+
+/*
+ * Every workload runs in a fresh child of the harness, a copy of the same
+ * untouched process each time.  A workload can change its process for
+ * good: on the instruction clock, spawn costs 40% more in a process that
+ * has once run pthread_create() (measured with the threads workload before
+ * spawn).  Run in one process, the randomised workload order would turn
+ * that into spurious variance between boots, or into a bias when the order
+ * is fixed.  The harness itself allocates nothing between runners (the
+ * sample buffers exist before the first one), so each runner starts from
+ * the same memory layout.
+ */
+static void run_workload(struct bench *b, struct result *r)
+{
+	const struct workload *w = r->w;
+	struct runner_report rep = { .status = -1 };
+	int fds[2], status;
+	pid_t pid;
+
+	r->state = RESULT_ERROR;
+	if (set_affinity(b, w, &r->pinned)) {
+		snprintf(r->reason, sizeof(r->reason), "cannot set CPU affinity");
+		return;
+	}
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		rep.status = measure_workload(b, w, r->samples, b->samples,
+					      &rep.iters, &r->nr_samples, rep.why,
+					      sizeof(rep.why));
+		rep.nr = rep.status ? 0 : r->nr_samples;
+		if (!write_all(fds[1], &rep, sizeof(rep)) ||
+		    !write_all(fds[1], r->samples, rep.nr * sizeof(*r->samples)))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (!read_all(fds[0], &rep, sizeof(rep)) || rep.nr > b->samples ||
+	    !read_all(fds[0], r->samples, rep.nr * sizeof(*r->samples))) {
+		rep.status = -1;
+		rep.nr = 0;
+		snprintf(rep.why, sizeof(rep.why), "the measuring process died");
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rep.why[sizeof(rep.why) - 1] = '\0';
+	memcpy(r->reason, rep.why, sizeof(r->reason));
+	r->iters = rep.iters;
+	r->nr_samples = rep.nr;
+	if (rep.status == SETUP_SKIP)
+		r->state = RESULT_SKIPPED;
+	else if (rep.status == 0)
+		r->state = RESULT_OK;
 }
 
 /* ---- reporting ---------------------------------------------------------- */
@@ -1472,13 +1540,10 @@ static void print_json(struct bench *b, FILE *f, struct result *res,
 		json_string(f, r->w->what);
 		fprintf(f, ",\n      \"pinned\": %s,\n      \"iterations\": %" PRIu64,
 			r->pinned ? "true" : "false", r->iters);
-		if (r->skipped) {
-			fprintf(f, ",\n      \"skipped\": ");
-			json_string(f, r->skipped);
-		}
-		if (r->error) {
-			fprintf(f, ",\n      \"error\": ");
-			json_string(f, r->error);
+		if (r->state != RESULT_OK) {
+			fprintf(f, ",\n      \"%s\": ",
+				r->state == RESULT_SKIPPED ? "skipped" : "error");
+			json_string(f, r->reason);
 		}
 		fprintf(f, ",\n      \"samples\": [");
 		for (size_t j = 0; j < r->nr_samples; j++) {
@@ -1507,10 +1572,11 @@ static void print_table(FILE *f, struct result *res, size_t nr)
 		size_t n = r->nr_samples;
 		double *v, *sys, mean = 0, var = 0;
 
-		if (r->skipped || r->error || !n) {
-			fprintf(f, "%-12s %-9s %s\n", r->w->name,
+		if (r->state != RESULT_OK || !n) {
+			fprintf(f, "%-12s %-9s %s: %s\n", r->w->name,
 				role_name[r->w->role],
-				r->skipped ? "skipped" : r->error ? r->error : "no samples");
+				r->state == RESULT_SKIPPED ? "skipped" : "error",
+				r->state != RESULT_OK ? r->reason : "no samples");
 			continue;
 		}
 		v = calloc(n, sizeof(*v));
@@ -1861,10 +1927,15 @@ int main(int argc, char **argv)
 		die("out of memory");
 	for (size_t i = 0; i < nr; i++) {
 		res[i].w = order[i];
+		res[i].samples = calloc(b.samples, sizeof(*res[i].samples));
+		if (!res[i].samples)
+			die("out of memory");
+	}
+	for (size_t i = 0; i < nr; i++) {
 		run_workload(&b, &res[i]);
-		if (res[i].error) {
+		if (res[i].state == RESULT_ERROR) {
 			fprintf(stderr, "forkbench: %s: %s\n", order[i]->name,
-				res[i].error);
+				res[i].reason);
 			failed = true;
 		}
 	}
@@ -1880,8 +1951,6 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nr; i++) {
 		free(res[i].samples);
-		free(res[i].skipped);
-		free(res[i].error);
 	}
 	free(res);
 	free(b.tags);
