@@ -17,6 +17,8 @@
 #   -m SIZE     guest memory (default 1G)
 #   -q ARG      extra QEMU argument (repeatable)
 #   -v          copy the console to stdout while it runs
+#   -i          interactive: a shell on the console (hijack_mode=shell),
+#               no timeout, no log
 #
 # Accelerator: HIJACK_ACCEL=tcg|kvm forces one. Otherwise KVM is used only
 # if /dev/kvm exists, HIJACK_KVM is not 0, and a short probe boot reaches
@@ -38,6 +40,7 @@ smp=1
 mem=1G
 verbose=0
 probe_only=0
+interactive=0
 words=()
 qargs=()
 
@@ -47,7 +50,7 @@ die() {
 }
 
 usage() {
-	sed -n '4,20s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,22s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -55,7 +58,7 @@ if [ "${1:-}" = --probe ]; then
 	probe_only=1
 	shift
 fi
-while getopts l:t:a:Is:m:q:v opt; do
+while getopts l:t:a:Is:m:q:vi opt; do
 	case $opt in
 	l) log=$OPTARG ;;
 	t) limit=$OPTARG ;;
@@ -65,6 +68,7 @@ while getopts l:t:a:Is:m:q:v opt; do
 	m) mem=$OPTARG ;;
 	q) qargs+=("$OPTARG") ;;
 	v) verbose=1 ;;
+	i) interactive=1 ;;
 	*) usage ;;
 	esac
 done
@@ -130,6 +134,11 @@ fi
 for w in ${words[@]+"${words[@]}"}; do
 	cmdline="$cmdline $w"
 done
+if [ "$interactive" = 1 ]; then
+	cmdline="$cmdline hijack_mode=shell"
+	# Ctrl-A X quits; Ctrl-A C reaches the QEMU monitor.
+	exec "$qemu" "${args[@]/#stdio/mon:stdio}" -append "$cmdline" ${qargs[@]+"${qargs[@]}"}
+fi
 args+=(-append "$cmdline")
 args+=(${qargs[@]+"${qargs[@]}"})
 

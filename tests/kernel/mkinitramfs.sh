@@ -3,10 +3,12 @@
 #
 # mkinitramfs.sh - pack the test initramfs with the kernel's gen_init_cpio.
 #
-# usage: mkinitramfs.sh -O KBUILD_OUT -o OUTPUT.cpio.gz [-k BINARY]...
+# usage: mkinitramfs.sh [-O KBUILD_OUT] -o OUTPUT.cpio.gz [-k BINARY]...
 #                       [-p PAYLOAD_DIR] [-i INIT] [-b BUSYBOX]
 #
-#   -O DIR   the kernel's O= build directory (for usr/gen_init_cpio)
+#   -O DIR   a kernel O= build directory or source tree, for gen_init_cpio
+#            (default: the pristine tree in $HIJACK_KCACHE, so a prebuilt
+#            bzImage can be booted too)
 #   -o FILE  gzip-compressed cpio archive to write
 #   -k BIN   static kselftest binary, installed in /usr/lib/kselftest/
 #            (repeatable; /init runs each one as a suite)
@@ -35,7 +37,7 @@ die() {
 }
 
 usage() {
-	sed -n '4,17s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,19s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -51,10 +53,9 @@ while getopts O:o:k:p:i:b: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-if [ $# -ne 0 ] || [ -z "$kout" ] || [ -z "$output" ]; then
+if [ $# -ne 0 ] || [ -z "$output" ]; then
 	usage
 fi
-[ -d "$kout" ] || die "no kernel build directory $kout"
 [ -r "$init" ] || die "cannot read $init"
 
 # A dynamically linked binary would fail in the guest with a bare
@@ -74,11 +75,23 @@ done
 
 # gen_init_cpio is a host program of the kernel tree; kbuild builds it
 # only when it packs a built-in initramfs, so build it ourselves if needed.
-gen=$kout/usr/gen_init_cpio
-if [ ! -x "$gen" ]; then
+if [ -n "$kout" ]; then
+	[ -d "$kout" ] || die "no kernel directory $kout"
+	gen=$kout/usr/gen_init_cpio
 	srcfile=$kout/source/usr/gen_init_cpio.c
-	[ -r "$srcfile" ] || die "no $gen and no $srcfile"
-	mkdir -p "$kout/usr"
+	[ -r "$srcfile" ] || srcfile=$kout/usr/gen_init_cpio.c
+else
+	kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
+	gen=$kcache/bin/gen_init_cpio
+	srcfile=
+	for f in "$kcache"/src/pristine-*/usr/gen_init_cpio.c; do
+		[ -r "$f" ] && srcfile=$f
+	done
+	[ -n "$srcfile" ] || die "no -O and no kernel tree in $kcache: run build-kernel.sh once"
+fi
+if [ ! -x "$gen" ]; then
+	[ -r "$srcfile" ] || die "no $gen and no source to build it"
+	mkdir -p "$(dirname "$gen")"
 	${HOSTCC:-cc} -O2 -o "$gen" "$srcfile"
 fi
 
