@@ -377,7 +377,7 @@ static int start(struct spawn *s, int status_r, int *ret_subreaper,
 	_cleanup_close_ int ownpid = -EBADF;
 	bool relay = false;
 	pid_t pid, cmd = 0;
-	int r, status;
+	int r, status = 0;
 
 	if (s->p->method == HIJACK_METHOD_SYSCALL) {
 		pid = spawn_syscall(s, d);

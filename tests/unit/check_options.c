@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_options - the command line (src/cli/options.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "options.h"
+#include "testlib.h"
+
+static struct cli_args a;
+static char err[512];
+
+/* Parse a NULL-terminated list of words as a command line after "hijack". */
+#define PARSE(...)                                                        \
+	({                                                                \
+		char *_argv[] = { "hijack", __VA_ARGS__, NULL };          \
+		struct cli_args _init = { .opts = HIJACK_OPTS_INIT };     \
+		a = _init;                                                \
+		err[0] = '\0';                                            \
+		cli_parse((int)(sizeof(_argv) / sizeof(_argv[0])) - 1,    \
+			  _argv, &a, err, sizeof(err));                   \
+	})
+
+START_TEST(defaults)
+{
+	ck_assert_int_eq(PARSE("--pid", "42"), 0);
+	ck_assert_int_eq(a.opts.pid, 42);
+	ck_assert_uint_eq(a.opts.ns_select, 0);
+	ck_assert_uint_eq(a.opts.ns_exclude, 0);
+	ck_assert_int_eq(a.opts.method, HIJACK_METHOD_AUTO);
+	ck_assert_int_eq(a.opts.root_mode, HIJACK_DIR_TARGET);
+	ck_assert_int_eq(a.opts.wd_mode, HIJACK_DIR_TARGET);
+	ck_assert_int_eq(a.action, CLI_RUN);
+	ck_assert_str_eq(a.argv[0], "/bin/sh");
+	ck_assert_ptr_null(a.argv[1]);
+}
+END_TEST
+
+START_TEST(command_and_its_options)
+{
+	/* Options after the command belong to it, even without "--". */
+	ck_assert_int_eq(PARSE("-t", "7", "ls", "-l", "--pid", "9"), 0);
+	ck_assert_int_eq(a.opts.pid, 7);
+	ck_assert_str_eq(a.argv[0], "ls");
+	ck_assert_str_eq(a.argv[1], "-l");
+	ck_assert_str_eq(a.argv[3], "9");
+	ck_assert_int_eq(PARSE("--pid=7", "--", "-weird-name"), 0);
+	ck_assert_str_eq(a.argv[0], "-weird-name");
+}
+END_TEST
+
+START_TEST(namespace_selection)
+{
+	ck_assert_int_eq(PARSE("--pid", "1", "-m", "-n", "-p"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, HIJACK_NS_BIT(HIJACK_NS_MNT) |
+					    HIJACK_NS_BIT(HIJACK_NS_NET) |
+					    HIJACK_NS_BIT(HIJACK_NS_PID));
+	ck_assert_int_eq(PARSE("--pid", "1", "-uiUCT"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, HIJACK_NS_BIT(HIJACK_NS_UTS) |
+					    HIJACK_NS_BIT(HIJACK_NS_IPC) |
+					    HIJACK_NS_BIT(HIJACK_NS_USER) |
+					    HIJACK_NS_BIT(HIJACK_NS_CGROUP) |
+					    HIJACK_NS_BIT(HIJACK_NS_TIME));
+	ck_assert_int_eq(PARSE("--pid", "1", "--ns=mnt,uts", "--ns", "net"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, HIJACK_NS_BIT(HIJACK_NS_MNT) |
+					    HIJACK_NS_BIT(HIJACK_NS_UTS) |
+					    HIJACK_NS_BIT(HIJACK_NS_NET));
+	ck_assert_int_eq(PARSE("--pid", "1", "--no-ns=user,net"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, 0);
+	ck_assert_uint_eq(a.opts.ns_exclude, HIJACK_NS_BIT(HIJACK_NS_USER) |
+					     HIJACK_NS_BIT(HIJACK_NS_NET));
+	/* Selecting everything is the same as the default. */
+	ck_assert_int_eq(PARSE("--pid", "1", "-a"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, 0);
+	ck_assert_int_eq(PARSE("--pid", "1", "--ns=net", "--no-ns=net"), -EINVAL);
+	ck_assert_str_eq(err, "--ns and --no-ns leave no namespace to enter");
+}
+END_TEST
+
+START_TEST(methods_and_dirs)
+{
+	ck_assert_int_eq(PARSE("--pid", "1", "--method=nsfd"), 0);
+	ck_assert_int_eq(a.opts.method, HIJACK_METHOD_NSFD);
+	ck_assert_int_eq(PARSE("--pid", "1", "--method", "syscall"), 0);
+	ck_assert_int_eq(a.opts.method, HIJACK_METHOD_SYSCALL);
+	ck_assert_int_eq(PARSE("--pid", "1", "--root=keep", "--wd=srv/www"), 0);
+	ck_assert_int_eq(a.opts.root_mode, HIJACK_DIR_KEEP);
+	ck_assert_int_eq(a.opts.wd_mode, HIJACK_DIR_PATH);
+	ck_assert_str_eq(a.opts.wd_path, "srv/www");
+	ck_assert_int_eq(PARSE("--pid", "1", "--root=/srv", "--wd=keep"), 0);
+	ck_assert_int_eq(a.opts.root_mode, HIJACK_DIR_PATH);
+	ck_assert_str_eq(a.opts.root_path, "/srv");
+	ck_assert_int_eq(a.opts.wd_mode, HIJACK_DIR_KEEP);
+	ck_assert_int_eq(PARSE("--pid", "1", "--explain"), 0);
+	ck_assert_int_eq(a.action, CLI_EXPLAIN_TEXT);
+	ck_assert_int_eq(PARSE("--pid", "1", "--explain=json"), 0);
+	ck_assert_int_eq(a.action, CLI_EXPLAIN_JSON);
+	ck_assert_int_eq(PARSE("-h"), 0);
+	ck_assert_int_eq(a.action, CLI_HELP);
+	ck_assert_int_eq(PARSE("--version"), 0);
+	ck_assert_int_eq(a.action, CLI_VERSION);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	static const struct {
+		const char *argv[4];
+		const char *msg;
+	} cases[] = {
+		{ { "true" }, "no target: --pid PID is required" },
+		{ { "--pid", "0" }, "invalid pid '0': a positive process id is needed" },
+		{ { "--pid", "-3" }, "invalid pid '-3': a positive process id is needed" },
+		{ { "--pid", "4x" }, "invalid pid '4x': a positive process id is needed" },
+		{ { "--pid", "" }, "invalid pid '': a positive process id is needed" },
+		{ { "--pid", "99999999999" }, "invalid pid '99999999999': a positive process id is needed" },
+		{ { "--pid" }, "option '--pid' needs an argument" },
+		{ { "--pid", "1", "--ns=mnt,foo" }, "unknown namespace 'foo' in --ns (known: mnt uts ipc net pid user cgroup time all)" },
+		{ { "--pid", "1", "--no-ns=" }, "unknown namespace '' in --no-ns (known: mnt uts ipc net pid user cgroup time all)" },
+		{ { "--pid", "1", "--method=fast" }, "unknown method 'fast' (known: auto pidfd nsfd syscall)" },
+		{ { "--pid", "1", "--root=rel" }, "invalid --root 'rel': target, keep or an absolute path" },
+		{ { "--pid", "1", "--wd=" }, "invalid --wd '': target, keep or a path" },
+		{ { "--pid", "1", "--explain=xml" }, "unknown --explain format 'xml' (known: text json)" },
+		{ { "--bogus" }, "unknown option '--bogus'" },
+		{ { "-Z" }, "unknown option '-Z'" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[6] = { "hijack" };
+		struct cli_args init = { .opts = HIJACK_OPTS_INIT };
+		int n = 1;
+
+		while (n - 1 < 4 && cases[i].argv[n - 1]) {
+			argv[n] = (char *)cases[i].argv[n - 1];
+			n++;
+		}
+		a = init;
+		err[0] = '\0';
+		ck_assert_int_eq(cli_parse(n, argv, &a, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_str_eq(err, cases[i].msg);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("options");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, command_and_its_options);
+	tcase_add_test(tc, namespace_selection);
+	tcase_add_test(tc, methods_and_dirs);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return tl_run(s);
+}

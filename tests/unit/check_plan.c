@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_plan - pinning targets and building plans against real tasks in
+ * fresh namespaces (src/libhijack/target.c, plan.c, explain.c).
+ */
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "testlib.h"
+
+#define TARGET_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS)
+
+static pid_t target;
+
+static void setup(void)
+{
+	target = tl_spawn_target(TARGET_FLAGS);
+	ck_assert_int_gt(target, 0);
+}
+
+static void teardown(void)
+{
+	tl_kill_target(target);
+}
+
+START_TEST(open_rejects_bad_pids)
+{
+	struct hijack_target *t = NULL;
+	struct hijack_diag d = { 0 };
+
+	ck_assert_int_eq(hijack_target_open(0, &t, &d), -EINVAL);
+	ck_assert_int_eq(d.step, HIJACK_STEP_TARGET);
+	ck_assert_str_eq(d.detail, "pid 0 is not a process id");
+	ck_assert_int_eq(hijack_target_open(-1, &t, &d), -EINVAL);
+	/* Above the largest pid_max the kernel allows. */
+	ck_assert_int_eq(hijack_target_open(4194304, &t, &d), -ESRCH);
+	ck_assert_str_eq(d.detail, "pid 4194304");
+	ck_assert_ptr_null(t);
+}
+END_TEST
+
+START_TEST(pinned_target_notices_exit)
+{
+	struct hijack_target *t = NULL;
+	struct hijack_plan p;
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_diag d = { 0 };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	ck_assert_int_eq(hijack_target_open(pid, &t, &d), 0);
+	ck_assert_int_eq(hijack_target_alive(t), 0);
+	ck_assert_int_eq(hijack_target_pid(t), pid);
+	(void)kill(pid, SIGKILL);
+	(void)waitpid(pid, NULL, 0);
+	/* Reaped: the pid may already belong to someone else. */
+	ck_assert_int_eq(hijack_target_alive(t), -ESRCH);
+	ck_assert_int_lt(hijack_plan_build(t, &o, &p, &d), 0);
+	hijack_target_free(t);
+}
+END_TEST
+
+static void plan_for(const struct hijack_opts *o, struct hijack_plan *p,
+		     int expect)
+{
+	struct hijack_target *t = NULL;
+	struct hijack_diag d = { 0 };
+
+	ck_assert_int_eq(hijack_target_open(target, &t, &d), 0);
+	ck_assert_int_eq(hijack_plan_build(t, o, p, &d), expect);
+	hijack_target_free(t);
+}
+
+START_TEST(default_enters_what_differs)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+	struct stat st;
+	int i;
+
+	plan_for(&o, &p, 0);
+	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
+				     HIJACK_NS_BIT(HIJACK_NS_IPC) |
+				     HIJACK_NS_BIT(HIJACK_NS_NET) |
+				     HIJACK_NS_BIT(HIJACK_NS_MNT));
+	for (i = 0; i < _HIJACK_NS_MAX; i++) {
+		char path[64];
+
+		if (!p.ns[i].ino)
+			continue;
+		(void)snprintf(path, sizeof(path), "/proc/%d/ns/%s",
+			       (int)target, hijack_ns_name(i));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_uint_eq(p.ns[i].ino, st.st_ino);
+		ck_assert_uint_eq(p.ns[i].dev, st.st_dev);
+		ck_assert_int_eq(p.ns[i].enter,
+				 !!(p.ns_mask & HIJACK_NS_BIT(i)));
+	}
+	/* The user namespace is shared, so never entered. */
+	ck_assert(!p.ns[HIJACK_NS_USER].enter);
+	ck_assert_int_eq(p.method, HIJACK_METHOD_PIDFD);
+	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_NSFD);
+	ck_assert_str_eq(p.root, "/");
+}
+END_TEST
+
+START_TEST(select_and_exclude)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+
+	o.ns_select = HIJACK_NS_BIT(HIJACK_NS_NET) |
+		      HIJACK_NS_BIT(HIJACK_NS_PID);
+	plan_for(&o, &p, 0);
+	/* pid is shared with the target: selected, but nothing to enter. */
+	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_NET));
+
+	o.ns_select = 0;
+	o.ns_exclude = HIJACK_NS_BIT(HIJACK_NS_MNT) |
+		       HIJACK_NS_BIT(HIJACK_NS_NET);
+	plan_for(&o, &p, 0);
+	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
+				     HIJACK_NS_BIT(HIJACK_NS_IPC));
+	ck_assert(!p.ns[HIJACK_NS_MNT].enter);
+}
+END_TEST
+
+START_TEST(methods)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_diag d = { 0 };
+	struct hijack_target *t = NULL;
+	struct hijack_plan p;
+
+	o.method = HIJACK_METHOD_NSFD;
+	plan_for(&o, &p, 0);
+	ck_assert_int_eq(p.method, HIJACK_METHOD_NSFD);
+	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_AUTO);
+
+	o.method = HIJACK_METHOD_SYSCALL;
+	ck_assert_int_eq(hijack_target_open(target, &t, &d), 0);
+	if (hijack_syscall_nr() < 0) {
+		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d), -ENOSYS);
+		ck_assert_int_eq(d.step, HIJACK_STEP_PLAN);
+	} else {
+		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d), 0);
+		ck_assert_int_eq(p.method, HIJACK_METHOD_SYSCALL);
+		/* A subset of namespaces cannot be done in one call. */
+		o.ns_select = HIJACK_NS_BIT(HIJACK_NS_NET);
+		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d),
+				 -EOPNOTSUPP);
+	}
+	hijack_target_free(t);
+}
+END_TEST
+
+START_TEST(dirs)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+	char cwd[4096];
+
+	o.root_mode = HIJACK_DIR_KEEP;
+	o.wd_mode = HIJACK_DIR_KEEP;
+	plan_for(&o, &p, 0);
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_str_eq(p.wd, cwd);
+	ck_assert_str_eq(p.root, "/");
+
+	o.root_mode = HIJACK_DIR_PATH;
+	o.root_path = "/srv/root";
+	o.wd_mode = HIJACK_DIR_PATH;
+	o.wd_path = "var/lib";
+	plan_for(&o, &p, 0);
+	ck_assert_str_eq(p.root, "/srv/root");
+	ck_assert_str_eq(p.wd, "var/lib");
+
+	o.wd_path = "";
+	plan_for(&o, &p, -EINVAL);
+}
+END_TEST
+
+START_TEST(bad_opts)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+
+	o.struct_size = 8;
+	plan_for(&o, &p, -EINVAL);
+	o.struct_size = sizeof(o);
+	o.ns_select = 1u << 30;
+	plan_for(&o, &p, -EINVAL);
+}
+END_TEST
+
+START_TEST(explain_json)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+	char buf[8192] = { 0 };
+	FILE *f;
+
+	plan_for(&o, &p, 0);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(hijack_plan_print(&p, true, f), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"net\":{\"caller\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"action\":\"enter\",\"enter\":true"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"user\":{"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"action\":\"same\",\"enter\":false"));
+	ck_assert_int_eq(buf[0], '{');
+	ck_assert_ptr_nonnull(strstr(buf, "}}\n"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *any = tcase_create("unprivileged");
+	TCase *priv = tcase_create("namespaces");
+
+	tcase_add_test(any, open_rejects_bad_pids);
+	tcase_add_test(any, pinned_target_notices_exit);
+	suite_add_tcase(s, any);
+
+	/* Registered only where namespaces can be made: no false failures. */
+	if (tl_have_root()) {
+		tcase_add_checked_fixture(priv, setup, teardown);
+		tcase_add_test(priv, default_enters_what_differs);
+		tcase_add_test(priv, select_and_exclude);
+		tcase_add_test(priv, methods);
+		tcase_add_test(priv, dirs);
+		tcase_add_test(priv, bad_opts);
+		tcase_add_test(priv, explain_json);
+		suite_add_tcase(s, priv);
+	} else {
+		printf("# SKIP namespace cases: they need root to create namespaces\n");
+	}
+	return tl_run(s);
+}
