@@ -8,6 +8,7 @@
 : "${FIXTURE:?FIXTURE must name the fixture binary}"
 
 _n=0
+_seq=0
 _failed=0
 _pids=""
 # Made here, in the test's own shell: $(tmpdir) runs in a subshell.
@@ -83,7 +84,8 @@ trap 'exit 1' INT TERM
 # start_target [fixture options]: start a fixture target; sets TARGET (its
 # pid) and FIXTURE_PID (the fixture process, killed at exit).
 start_target() {
-	_out=$_tmp/target.$_n.$(date +%s%N)
+	_seq=$((_seq + 1))
+	_out=$_tmp/target.$_seq
 	"$FIXTURE" "$@" >"$_out" &
 	FIXTURE_PID=$!
 	_pids="$_pids $FIXTURE_PID"

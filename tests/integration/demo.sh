@@ -1,0 +1,31 @@
+#!/bin/sh
+# demo.sh: the README's first command.  Installs what hijack needs, builds
+# it, starts a throwaway LXC busybox container, and runs hijack in it to
+# show the container's hostname, its own pid-1 process list and id.  The
+# container is removed afterwards.  Needs root.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+"$top/tests/deps.sh" build test
+
+build=${HIJACK_BUILDDIR:-$top/build}
+mkdir -p "$build"
+(
+	cd "$top"
+	[ -x configure ] || ./autogen.sh >/dev/null
+	cd "$build"
+	[ -f Makefile ] || "$top/configure" -q
+	make -j"$(nproc)" src/cli/hijack >/dev/null
+)
+hijack=$build/src/cli/hijack
+
+. "$top/tests/integration/containers.sh"
+name=hijack-demo-$$
+trap 'lxc_down "$name"' EXIT INT TERM
+echo "== starting a throwaway LXC busybox container '$name'"
+lxc_up "$name" || { echo "demo: could not start the LXC container" >&2; exit 1; }
+echo "== its init is pid $CT_PID on the host; what hijack will do:"
+"$hijack" --pid "$CT_PID" --explain
+echo
+echo "== $hijack --pid $CT_PID -- /bin/sh -c 'hostname; ps; id'"
+"$hijack" --pid "$CT_PID" -- /bin/sh -c 'echo "hostname: $(hostname)"; ps; id'

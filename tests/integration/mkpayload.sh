@@ -1,0 +1,41 @@
+#!/bin/sh
+# mkpayload.sh BUILDDIR SRCDIR: lay out what the QEMU guest needs to run
+# the integration tests, as the directory the kernel harness packs into
+# /opt/hijack (tests/kernel/README.md).  Prints that directory.
+#
+# hijack links shared libraries that Debian ships no static archive of
+# (libmount), so it travels with its libraries and its loader, started
+# through a small wrapper; the fixture is static.
+set -eu
+
+builddir=$1
+srcdir=$2
+out=$builddir/vm-payload
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/tests"
+
+bin=$builddir/src/cli/.libs/hijack
+[ -x "$bin" ] || bin=$builddir/src/cli/hijack
+cp "$bin" "$out/bin/hijack.bin"
+loader=""
+for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }'); do
+	cp -L "$lib" "$out/lib/"
+	case "$lib" in *ld-linux*) loader=$(basename "$lib") ;; esac
+done
+[ -n "$loader" ] || { echo "mkpayload: no dynamic loader found for $bin" >&2; exit 1; }
+
+cat >"$out/bin/hijack" <<WRAP
+#!/bin/sh
+# Start hijack with the libraries it was built against.
+exec /opt/hijack/lib/$loader --library-path /opt/hijack/lib /opt/hijack/bin/hijack.bin \${HIJACK_FORCE_METHOD:+--method=\$HIJACK_FORCE_METHOD} "\$@"
+WRAP
+chmod 755 "$out/bin/hijack"
+
+cp "$builddir/tests/integration/fixture" "$out/bin/fixture"
+cp "$srcdir"/tests/integration/lib.sh "$srcdir"/tests/integration/0[1-5]-*.t "$out/tests/"
+mkdir -p "$out/tests/expected"
+cp "$srcdir/tests/integration/expected/help.txt" "$out/tests/expected/"
+cp "$srcdir/tests/integration/run-in-vm.sh" "$out/run-tests"
+chmod 755 "$out/run-tests" "$out"/tests/*.t
+echo "$out"
