@@ -9,10 +9,11 @@
  *   PASS when the upper bound < 1 + margin, FAIL when the lower bound >
  *   1 + margin, INCONCLUSIVE otherwise or with fewer than --min-samples a
  *   side.
- * Each bound is a one-sided test at alpha = (1 - confidence) / 2; the FAIL
- * tests of all workloads form one family and the PASS tests another, each
- * corrected with Holm's step-down method, so neither a false FAIL nor a
- * false PASS anywhere in the table is likelier than alpha.  With --looks M
+ * Each bound is a one-sided test at alpha = (1 - confidence) / 2.  Rows
+ * form families by role (primary, secondary, control); within a family the
+ * FAIL tests and the PASS tests are each corrected with Holm's step-down
+ * method, so neither a false FAIL nor a false PASS anywhere in a family is
+ * likelier than alpha.  With --looks M
  * (a group-sequential schedule of M looks at growing data) alpha is split
  * evenly over the looks, a Bonferroni bound on the chance that any look
  * errs: repeated looking cannot manufacture a verdict.
