@@ -1,0 +1,176 @@
+#!/bin/sh
+# The shell completions and the man page: what a user sees after <TAB> in
+# bash (with bash-completion and without it), that zsh loads its file, and
+# that every long option of --help appears in both completions and in
+# hijack(1), so that none of them can drift from the CLI.  Runs unprivileged.
+. "${TESTDIR:-$(dirname "$0")}/lib.sh"
+
+top=$TESTDIR/../..
+bashfile=$top/completions/bash/hijack
+zshfile=$top/completions/zsh/_hijack
+manfile=$top/man/hijack.1
+
+command -v bash >/dev/null 2>&1 || skip_all "bash is not installed"
+for f in "$bashfile" "$zshfile" "$manfile"; do
+	[ -r "$f" ] || skip_all "missing $f"
+done
+
+# bash-completion's main script, where distributions put it.
+bc=""
+for f in /usr/share/bash-completion/bash_completion /etc/bash_completion; do
+	if [ -r "$f" ]; then
+		bc=$f
+		break
+	fi
+done
+
+# The long options of --help, and those of the option table in the source
+# (--help names some namespace options by their short letters only).
+longopts=$({
+	"$HIJACK" --help | grep -o -- '--[a-z][a-z-]*'
+	if [ -r "$top/src/cli/options.c" ]; then
+		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/--\1/p' "$top/src/cli/options.c"
+	fi
+} | LC_ALL=C sort -u)
+nlong=$(echo "$longopts" | wc -l)
+
+# 13 completion cases in each of the two bash setups.
+plan $((2 + 2 * 13 + 3 + 3 * nlong))
+
+# A process whose pid must be offered.
+sleep 300 &
+sleeper=$!
+_pids="$_pids $sleeper"
+
+tmp=$(tmpdir)
+mkdir -p "$tmp/files/dir"
+: >"$tmp/files/file.txt"
+
+# The driver feeds a command line to _hijack as bash would and prints the
+# candidates, sorted, on one line.  bash splits the line into COMP_WORDS at
+# blanks and around the COMP_WORDBREAKS characters "=" and ":", each run of
+# them a word of its own ("--ns=mnt" is "--ns" "=" "mnt", and "--ns=" ends
+# on the word "="); a line ending in a blank has an empty word last.  That
+# is what an interactive bash 5.2 passes (checked on a pty).
+cat >"$tmp/drive.bash" <<'EOF'
+mode=$1 compfile=$2 line=$3
+if [[ $mode != plain ]]; then
+	. "$mode" || exit 1
+fi
+. "$compfile" || exit 1
+COMP_WORDS=()
+read -ra toks <<<"$line"
+for tok in "${toks[@]}"; do
+	while [[ -n $tok ]]; do
+		if [[ $tok =~ ^([=:]+)(.*)$ || $tok =~ ^([^=:]+)(.*)$ ]]; then
+			COMP_WORDS+=("${BASH_REMATCH[1]}")
+			tok=${BASH_REMATCH[2]}
+		fi
+	done
+done
+[[ $line == *' ' ]] && COMP_WORDS+=('')
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+COMP_LINE=$line
+COMP_POINT=${#line}
+COMP_TYPE=9
+COMP_KEY=9
+# Run as "complete -F" would: program, word, previous word.
+_hijack hijack "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
+printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+EOF
+
+# comp MODE LINE: the candidates for LINE.
+comp() {
+	bash --norc --noprofile "$tmp/drive.bash" "$1" "$bashfile" "$2"
+}
+
+# words LIST: LIST with one blank between words, for a "like" pattern.
+has_word() {
+	case " $1 " in
+	*" $2 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+err=$(bash --norc --noprofile -c '. "$1" && complete -p hijack' sh "$bashfile" 2>&1)
+like "$err" "complete -F _hijack hijack" "bash: the completion sources cleanly and registers _hijack"
+if [ -n "$bc" ]; then
+	err=$(bash --norc --noprofile -c '. "$1" && . "$2" && complete -p hijack' sh "$bc" "$bashfile" 2>&1)
+	like "$err" "complete -F _hijack hijack" "bash: sources cleanly after bash-completion"
+else
+	skip "bash: sources cleanly after bash-completion" "bash-completion is not installed"
+fi
+
+for mode in plain bc; do
+	if [ $mode = bc ]; then
+		if [ -z "$bc" ]; then
+			i=0
+			while [ $i -lt 13 ]; do
+				skip "bash with bash-completion: case $i" "bash-completion is not installed"
+				i=$((i + 1))
+			done
+			continue
+		fi
+		m=$bc
+		what="bash with bash-completion"
+	else
+		m=plain
+		what="bash without bash-completion"
+	fi
+
+	is "$(comp $m 'hijack --n')" "--net --no-ns --ns" "$what: --n<TAB>"
+	is "$(comp $m 'hijack --ns=m')" "mnt" "$what: --ns=m<TAB>"
+	is "$(comp $m 'hijack --ns=mnt,u')" "mnt,user mnt,uts" "$what: --ns=mnt,u<TAB>"
+	is "$(comp $m 'hijack --no-ns mnt,u')" "mnt,user mnt,uts" "$what: --no-ns mnt,u<TAB>"
+	is "$(comp $m 'hijack --ns=net,mnt,')" "net,mnt,cgroup net,mnt,ipc net,mnt,pid net,mnt,time net,mnt,user net,mnt,uts" \
+		"$what: names already listed are not offered again"
+	is "$(comp $m 'hijack --method ')" "auto nsfd pidfd syscall" "$what: --method <TAB>"
+	is "$(comp $m 'hijack --meth=p')" "pidfd" "$what: --meth=p<TAB> (an abbreviated option)"
+	is "$(comp $m 'hijack --explain=')" "json text" "$what: --explain=<TAB>"
+	out=$(comp $m 'hijack --pid ')
+	has_word "$out" "$sleeper"
+	ok $? "$what: --pid <TAB> offers the pid of a running process"
+	case $out in
+	*[!0-9\ ]*) ok 1 "$what: --pid <TAB> offers numbers only"; diag "got: $(echo "$out" | tr -d '0-9 ' | head -c 80)" ;;
+	*) ok 0 "$what: --pid <TAB> offers numbers only" ;;
+	esac
+	out=$(comp $m "hijack -mt$sleeper")
+	has_word "$out" "-mt$sleeper"
+	ok $? "$what: a pid attached to -t in a cluster"
+	is "$(comp $m "hijack -t $sleeper --wd=$tmp/files/d")" "$tmp/files/dir/" \
+		"$what: --wd=<path><TAB> completes directories"
+	out=$(comp $m "hijack -t $sleeper cat $tmp/files/fi")
+	is "$out" "$tmp/files/file.txt" "$what: after the command, its arguments are files"
+done
+
+# zsh, when it is there: the file parses, and compinit registers it.
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$zshfile"
+	ok $? "zsh: _hijack parses (zsh -n)"
+	err=$(zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- "${_comps[hijack]}"' \
+		zsh "$(dirname "$zshfile")" 2>&1)
+	is "$err" "_hijack" "zsh: compinit registers _hijack for hijack"
+	err=$(zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; autoload -Uz +X _hijack 2>&1 && print loaded' \
+		zsh "$(dirname "$zshfile")" 2>&1)
+	is "$err" "loaded" "zsh: _hijack autoloads without errors"
+else
+	skip "zsh: _hijack parses" "zsh is not installed"
+	skip "zsh: compinit registers _hijack" "zsh is not installed"
+	skip "zsh: _hijack autoloads" "zsh is not installed"
+fi
+
+# Every long option, in each of the three places.  bash: the
+# word list the completion offers; zsh: an _arguments spec ("--opt=",
+# "--opt[", "--opt}" of a brace pair); man: an option heading line.
+bashopts=$(bash --norc --noprofile -c '. "$1" && echo $_hijack_long_opts' sh "$bashfile")
+for o in $longopts; do
+	has_word "$bashopts" "$o"
+	ok $? "bash completion offers $o"
+	grep -Eq -- "[,'*]$o[=}[+-]" "$zshfile"
+	ok $? "zsh completion offers $o"
+	roff=$(echo "$o" | sed 's/-/\\\\-/g')
+	grep -Eq -- "^\\.B[IR]? .*$roff( |\$)" "$manfile"
+	ok $? "hijack(1) documents $o"
+done
+
+finish
