@@ -31,6 +31,10 @@
 
 set -eu
 
+# Read the whole script before running any of it: bash reads a script as
+# it goes, and the gate runs for hours while the tree may be edited.
+{
+
 qemu=${HIJACK_QEMU:-qemu-system-x86_64}
 probe_secs=${HIJACK_KVM_PROBE_SECS:-15}
 log=boot.log
@@ -158,3 +162,4 @@ end=$(date +%s.%N)
 printf 'boot: QEMU exited %d after %.1f s (accel=%s icount=%d)\n' \
 	"$rc" "$(echo "$end - $start" | bc)" "$accel" "$icount" >&2
 exit "$rc"
+}

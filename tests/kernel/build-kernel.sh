@@ -32,6 +32,10 @@
 
 set -eu
 
+# Read the whole script before running any of it: bash reads a script as
+# it goes, and the gate runs for hours while the tree may be edited.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
 jobs=${HIJACK_JOBS:-$(nproc)}
@@ -213,7 +217,11 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.hijack-config-key" 2>/dev/null)" !
 	log "configuring: tinyconfig + ${frags[*]##*/}"
 	rm -f "$out/.hijack-config-key"
 	kmake tinyconfig
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >&2
+	# merge_config.sh reports every symbol a fragment redefines (about a
+	# hundred on top of tinyconfig): keep that in a file, shown on error.
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"${frags[@]}" >"$out/.hijack-merge.log" 2>&1 ||
+		{ cat "$out/.hijack-merge.log" >&2; die "merge_config.sh failed"; }
 	kmake olddefconfig
 
 	# Kconfig silently drops what a dependency forbids: check that the
@@ -245,3 +253,5 @@ image=$out/arch/x86/boot/bzImage
 [ -f "$image" ] || die "no bzImage after build"
 log "$(cat "$out/include/config/kernel.release") built: $image"
 echo "$image"
+exit
+}

@@ -88,7 +88,7 @@ sub_result() {
 smoke_suite() {
 	echo "    KTAP version 1"
 	echo "    # built-in smoke test: the kernel and this initramfs are usable"
-	echo "    1..5"
+	echo "    1..6"
 
 	missing=
 	for ns in cgroup ipc mnt net pid pid_for_children time \
@@ -105,6 +105,18 @@ smoke_suite() {
 		sub_result 4 cgroup2_mounted "hijack_cgroup=none"
 	else
 		sub_result 1 cgroup2_mounted
+	fi
+
+	if [ "${hijack_cgroup:-v2}" = hybrid ]; then
+		missing=
+		for c in systemd $(echo "${hijack_cgv1:-pids,cpuset,freezer}" | tr , ' '); do
+			grep -q " /sys/fs/cgroup/$c cgroup " /proc/mounts ||
+				missing="$missing $c"
+		done
+		sub_result "$([ -z "$missing" ] && echo 0 || echo 1)" \
+			cgroup_v1_hierarchies "${missing:+not mounted:$missing}"
+	else
+		sub_result 4 cgroup_v1_hierarchies "hijack_cgroup is not hybrid"
 	fi
 
 	# A child in a new pid namespace sees itself as pid 1.

@@ -21,6 +21,10 @@
 
 set -eu
 
+# Read the whole script before running any of it: bash reads a script as
+# it goes, and the gate runs for hours while the tree may be edited.
+{
+
 no_ktap=0
 ktap_out=
 while getopts no: opt; do
@@ -149,3 +153,5 @@ END {
 		printf "ktap-check: PASS: %d suites ok, no kernel report\n", top
 }
 ' "$clean"
+exit
+}

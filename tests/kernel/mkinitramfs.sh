@@ -23,6 +23,10 @@
 
 set -eu
 
+# Read the whole script before running any of it: bash reads a script as
+# it goes, and the gate runs for hours while the tree may be edited.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 kout=
 output=
@@ -162,3 +166,5 @@ printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$tmp/etc/group"
 "$gen" -t "${SOURCE_DATE_EPOCH:-0}" "$list" | gzip -n -9 >"$output.tmp"
 mv "$output.tmp" "$output"
 echo "mkinitramfs: $output ($(stat -c %s "$output") bytes)" >&2
+exit
+}

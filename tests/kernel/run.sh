@@ -22,6 +22,10 @@
 
 set -eu
 
+# Read the whole script before running any of it: bash reads a script as
+# it goes, and the gate runs for hours while the tree may be edited.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
@@ -165,3 +169,4 @@ else
 	echo "  result   FAIL"
 fi
 exit "$check_rc"
+}
