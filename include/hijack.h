@@ -85,6 +85,12 @@ enum hijack_step {
 	HIJACK_STEP_SYSCALL,
 	HIJACK_STEP_ROOT,
 	HIJACK_STEP_CWD,
+	HIJACK_STEP_CGROUP,
+	HIJACK_STEP_CREDS,
+	HIJACK_STEP_CAPS,
+	HIJACK_STEP_SECCOMP,
+	HIJACK_STEP_LSM,
+	HIJACK_STEP_ENV,
 	HIJACK_STEP_FDS,
 	HIJACK_STEP_EXEC,
 	HIJACK_STEP_WAIT,
@@ -104,6 +110,20 @@ struct hijack_diag {
 };
 
 /**
+ * enum hijack_part_mode - where one part of the confinement comes from.
+ * @HIJACK_FROM_TARGET: copied from the target (the default).
+ * @HIJACK_KEEP: the caller's, unchanged.
+ * @HIJACK_NONE: none at all (seccomp: no filter; environment: empty).
+ * @HIJACK_FROM_FILE: from a file (seccomp: a policy file).
+ */
+enum hijack_part_mode {
+	HIJACK_FROM_TARGET,
+	HIJACK_KEEP,
+	HIJACK_NONE,
+	HIJACK_FROM_FILE,
+};
+
+/**
  * struct hijack_opts - what the caller asks for.
  * @struct_size: sizeof(struct hijack_opts) as the caller was compiled;
  *	lets later versions grow the structure without breaking callers.
@@ -115,6 +135,20 @@ struct hijack_diag {
  * @root_mode: root directory; @root_path with HIJACK_DIR_PATH.
  * @wd_mode: working directory; @wd_path with HIJACK_DIR_PATH (relative
  *	paths are taken from the new root).
+ * @creds: uid, gid and supplementary groups: target's or kept.
+ * @user: with @creds from the target, a user (name or number) to run as
+ *	instead; names are looked up in the target's root.  NULL: none.
+ * @group: likewise, a group to run as.  NULL: none.
+ * @caps: capability sets and securebits: target's or kept.
+ * @cgroup: cgroup membership on every hierarchy: target's or kept.
+ * @seccomp: no_new_privs and seccomp filters: target's, none, or from the
+ *	policy file @seccomp_file.
+ * @seccomp_file: a policy file (see hijack(1)), with HIJACK_FROM_FILE.
+ * @lsm: LSM exec label: target's or kept.
+ * @env: environment: target's (plus TERM when stdin is a terminal), kept,
+ *	or none.
+ * @setenv: NULL-terminated "VAR=VALUE" strings applied last, or NULL.
+ * @preserve_fds: fds 3 .. 3+N-1 are passed on as well.
  *
  * Initialise with HIJACK_OPTS_INIT and change what differs.
  */
@@ -128,6 +162,17 @@ struct hijack_opts {
 	const char *root_path;
 	enum hijack_dir_mode wd_mode;
 	const char *wd_path;
+	enum hijack_part_mode creds;
+	const char *user;
+	const char *group;
+	enum hijack_part_mode caps;
+	enum hijack_part_mode cgroup;
+	enum hijack_part_mode seccomp;
+	const char *seccomp_file;
+	enum hijack_part_mode lsm;
+	enum hijack_part_mode env;
+	char *const *setenv;
+	unsigned int preserve_fds;
 };
 
 /** HIJACK_OPTS_INIT - the defaults: everything from the target. */
@@ -142,6 +187,17 @@ struct hijack_opts {
 		.root_path = NULL,                              \
 		.wd_mode = HIJACK_DIR_TARGET,                   \
 		.wd_path = NULL,                                \
+		.creds = HIJACK_FROM_TARGET,                    \
+		.user = NULL,                                   \
+		.group = NULL,                                  \
+		.caps = HIJACK_FROM_TARGET,                     \
+		.cgroup = HIJACK_FROM_TARGET,                   \
+		.seccomp = HIJACK_FROM_TARGET,                  \
+		.seccomp_file = NULL,                           \
+		.lsm = HIJACK_FROM_TARGET,                      \
+		.env = HIJACK_FROM_TARGET,                      \
+		.setenv = NULL,                                 \
+		.preserve_fds = 0,                              \
 	}
 
 /**
@@ -160,6 +216,41 @@ struct hijack_ns_state {
 };
 
 /**
+ * struct hijack_creds - uids, gids and supplementary groups.
+ */
+struct hijack_creds {
+	uid_t uid, euid, suid, fsuid;
+	gid_t gid, egid, sgid, fsgid;
+	size_t ngroups;
+	gid_t *groups;
+};
+
+/**
+ * struct hijack_caps - capability sets as bit masks (bit N: capability N).
+ */
+struct hijack_caps {
+	unsigned long long inh, prm, eff, bnd, amb;
+};
+
+/**
+ * struct hijack_cgroup - one cgroup hierarchy of the target.
+ * @controllers: as in /proc/PID/cgroup: "" for v2, "cpu,cpuacct",
+ *	"name=systemd", ...
+ * @path: the target's cgroup in it.
+ * @self_path: the caller's.
+ * @dir: the cgroup's directory on the host, or NULL when the hierarchy is
+ *	not mounted here.
+ * @join: the command will be moved into it.
+ */
+struct hijack_cgroup {
+	char *controllers;
+	char *path;
+	char *self_path;
+	char *dir;
+	bool join;
+};
+
+/**
  * struct hijack_plan - everything an entry will do, decided before it starts.
  * @pid: the target.
  * @ns: per namespace type, indexed by enum hijack_ns.
@@ -171,6 +262,29 @@ struct hijack_ns_state {
  *	sees it or the explicit path.
  * @wd_mode, @wd: the working directory, likewise.
  * @syscall_nr: the hijack(2) number read from the kernel, or -1.
+ * @creds_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
+ * @creds: what the command runs as (the target's unless overridden).
+ * @target_creds: the target's, for --explain.
+ * @caps_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
+ * @caps: the sets the command is given before exec.
+ * @target_caps: the target's.
+ * @caps_note: why @caps differ from @target_caps, or "".
+ * @cgroup_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
+ * @cgroups, @ncgroups: the target's hierarchies.
+ * @nnp: no_new_privs will be set.
+ * @target_nnp: the target has no_new_privs.
+ * @seccomp_mode: where the filters come from.
+ * @target_seccomp: the target's seccomp mode (0 none, 1 strict, 2 filter).
+ * @nfilters: filters that will be installed, oldest first in @filters.
+ * @filters: opaque; struct sock_fprog per filter.
+ * @seccomp_file: the policy file, with HIJACK_FROM_FILE.
+ * @lsm_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
+ * @lsm: the active LSM that will label the command ("apparmor",
+ *	"selinux"), or "" when none is active.
+ * @lsm_label: the target's label, applied at exec.
+ * @env_mode: where the environment comes from.
+ * @envp: the command's environment (NULL-terminated).
+ * @preserve_fds: fds above 2 passed on.
  */
 struct hijack_plan {
 	pid_t pid;
@@ -183,6 +297,30 @@ struct hijack_plan {
 	enum hijack_dir_mode wd_mode;
 	char wd[4096];
 	long syscall_nr;
+
+	enum hijack_part_mode creds_mode;
+	struct hijack_creds creds;
+	struct hijack_creds target_creds;
+	enum hijack_part_mode caps_mode;
+	struct hijack_caps caps;
+	struct hijack_caps target_caps;
+	char caps_note[160];
+	enum hijack_part_mode cgroup_mode;
+	struct hijack_cgroup *cgroups;
+	size_t ncgroups;
+	bool nnp;
+	bool target_nnp;
+	enum hijack_part_mode seccomp_mode;
+	int target_seccomp;
+	size_t nfilters;
+	void *filters;
+	char seccomp_file[4096];
+	enum hijack_part_mode lsm_mode;
+	char lsm[32];
+	char lsm_label[256];
+	enum hijack_part_mode env_mode;
+	char **envp;
+	unsigned int preserve_fds;
 };
 
 /** struct hijack_target - a pinned target task; opaque. */
@@ -240,6 +378,12 @@ const char *hijack_ns_name(enum hijack_ns ns);
 int hijack_ns_parse_list(const char *list, unsigned int *ret_mask,
 			 const char **reterr_bad, size_t *reterr_len);
 
+/**
+ * hijack_env_valid() - is @kv a "VAR=VALUE" assignment with a non-empty
+ * name, as struct hijack_opts.setenv takes?
+ */
+bool hijack_env_valid(const char *kv);
+
 /** hijack_method_from_name() - "auto", "pidfd", "nsfd" or "syscall". */
 int hijack_method_from_name(const char *name);
 
@@ -268,7 +412,9 @@ long hijack_syscall_nr(void);
  * @reterr_diag: optional, filled on failure.
  *
  * Reads everything it needs from the host's /proc before anything is
- * entered.  Nothing is changed in the caller.
+ * entered.  Nothing is changed in the caller, except that copying the
+ * target's seccomp filters needs a brief ptrace seize and interrupt of the
+ * target (it is resumed at once).  Free the plan with hijack_plan_clear().
  *
  * Return: 0, or a negative errno: -ESRCH when the target exited,
  * -EINVAL for contradictory options, -ENOSYS for the syscall method on a
@@ -277,6 +423,11 @@ long hijack_syscall_nr(void);
 int hijack_plan_build(const struct hijack_target *t,
 		      const struct hijack_opts *opts, struct hijack_plan *ret,
 		      struct hijack_diag *reterr_diag);
+
+/**
+ * hijack_plan_clear() - free what a plan holds; the plan may be built again.
+ */
+void hijack_plan_clear(struct hijack_plan *plan);
 
 /**
  * hijack_plan_print() - write a plan for people or scripts.

@@ -28,8 +28,9 @@ static void usage(void)
 	fputs("Usage:\n"
 	      " hijack [options] --pid PID [--] [command [arg...]]\n"
 	      "\n"
-	      "Run a program inside a running task's container: its namespaces,\n"
-	      "root and working directory.  The default command is /bin/sh.\n"
+	      "Run a program inside a running task's container: its namespaces, root\n"
+	      "and working directory, cgroups, credentials, capabilities, seccomp\n"
+	      "filters, LSM label and environment.  The default command is /bin/sh.\n"
 	      "\n"
 	      "Options:\n"
 	      " -t, --pid PID          the target task (required)\n"
@@ -40,10 +41,23 @@ static void usage(void)
 	      " -u, -i, -n, -p,        -U user, -C cgroup, -T time (as nsenter)\n"
 	      " -U, -C, -T\n"
 	      " -a, --all              every namespace type that differs (the default)\n"
+	      "     --pidns, --userns  long forms of -p and -U\n"
 	      "     --method METHOD    auto, pidfd, nsfd or syscall (default auto)\n"
 	      "     --root WHERE       target, keep or an absolute path (default target)\n"
 	      "     --wd WHERE         target, keep or a path (default target)\n"
 	      "     --explain[=FORMAT] print what would be done (text or json); run nothing\n"
+	      "\n"
+	      "Confinement (default: everything as the target has it):\n"
+	      "     --user USER        run as this user (name or uid, looked up in the target)\n"
+	      "     --group GROUP      run with this group (name or gid)\n"
+	      "     --preserve-credentials  keep the caller's uid, gid and groups\n"
+	      "     --caps WHICH       capability sets: target or keep\n"
+	      "     --cgroups WHICH    cgroup membership: target or keep\n"
+	      "     --seccomp WHICH    target, none, or a policy FILE (see hijack(1))\n"
+	      "     --lsm WHICH        AppArmor/SELinux label: target or keep\n"
+	      "     --env WHICH        environment: target (plus TERM), keep or clear\n"
+	      "     --setenv VAR=VALUE set a variable (repeatable)\n"
+	      "     --preserve-fds N   pass fds 3 to 3+N-1 on as well\n"
 	      "\n"
 	      " -h, --help             display this help\n"
 	      " -V, --version          display version and features\n"
@@ -122,12 +136,16 @@ int main(int argc, char **argv)
 	if (a.action == CLI_EXPLAIN_TEXT || a.action == CLI_EXPLAIN_JSON) {
 		r = hijack_plan_print(&plan, a.action == CLI_EXPLAIN_JSON,
 				      stdout);
+		hijack_plan_clear(&plan);
 		hijack_target_free(t);
+		cli_free(&a);
 		return r < 0 ? EXIT_HIJACK_FAILED : EXIT_SUCCESS;
 	}
 
 	r = hijack_run(t, &plan, a.argv, &res, &d);
+	hijack_plan_clear(&plan);
 	hijack_target_free(t);
+	cli_free(&a);
 	if (r < 0) {
 		if (d.step == HIJACK_STEP_EXEC)
 			fail(&d, d.err == ENOENT ? EXIT_NOT_FOUND :

@@ -19,6 +19,16 @@ enum {
 	OPT_ROOT,
 	OPT_WD,
 	OPT_EXPLAIN,
+	OPT_USER,
+	OPT_GROUP,
+	OPT_PRESERVE_CREDS,
+	OPT_CAPS,
+	OPT_CGROUPS,
+	OPT_SECCOMP,
+	OPT_LSM,
+	OPT_ENV,
+	OPT_SETENV,
+	OPT_PRESERVE_FDS,
 };
 
 static const struct option longopts[] = {
@@ -31,13 +41,23 @@ static const struct option longopts[] = {
 	{ "ipc",     no_argument,       NULL, 'i' },
 	{ "net",     no_argument,       NULL, 'n' },
 	{ "pidns",   no_argument,       NULL, 'p' },
-	{ "user",    no_argument,       NULL, 'U' },
+	{ "userns",  no_argument,       NULL, 'U' },
 	{ "cgroup",  no_argument,       NULL, 'C' },
 	{ "time",    no_argument,       NULL, 'T' },
 	{ "method",  required_argument, NULL, OPT_METHOD },
 	{ "root",    required_argument, NULL, OPT_ROOT },
 	{ "wd",      required_argument, NULL, OPT_WD },
 	{ "explain", optional_argument, NULL, OPT_EXPLAIN },
+	{ "user",    required_argument, NULL, OPT_USER },
+	{ "group",   required_argument, NULL, OPT_GROUP },
+	{ "preserve-credentials", no_argument, NULL, OPT_PRESERVE_CREDS },
+	{ "caps",    required_argument, NULL, OPT_CAPS },
+	{ "cgroups", required_argument, NULL, OPT_CGROUPS },
+	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
+	{ "lsm",     required_argument, NULL, OPT_LSM },
+	{ "env",     required_argument, NULL, OPT_ENV },
+	{ "setenv",  required_argument, NULL, OPT_SETENV },
+	{ "preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -108,6 +128,48 @@ static int parse_dir(const char *s, const char *opt, bool absolute,
 	return 0;
 }
 
+/* "target" or "keep" (and, where allowed, "none"/@none_word). */
+static int parse_part(const char *s, const char *opt, const char *none_word,
+		      enum hijack_part_mode *ret, char *err, size_t errlen)
+{
+	if (strcmp(s, "target") == 0)
+		*ret = HIJACK_FROM_TARGET;
+	else if (strcmp(s, "keep") == 0)
+		*ret = HIJACK_KEEP;
+	else if (none_word && strcmp(s, none_word) == 0)
+		*ret = HIJACK_NONE;
+	else
+		return fail("invalid %s '%s': target%s keep%s%s", opt, s,
+			    none_word ? "," : " or", none_word ? " or " : "",
+			    none_word ? none_word : "");
+	return 0;
+}
+
+static int add_setenv(struct cli_args *a, const char *kv, char *err,
+		      size_t errlen)
+{
+	char **n;
+
+	if (!hijack_env_valid(kv))
+		return fail("malformed --setenv '%s': VAR=VALUE expected", kv);
+	n = realloc(a->setenv, (a->nsetenv + 2) * sizeof(*n));
+	if (!n)
+		return fail("out of memory");
+	a->setenv = n;
+	n[a->nsetenv++] = (char *)kv;
+	n[a->nsetenv] = NULL;
+	a->opts.setenv = n;
+	return 0;
+}
+
+void cli_free(struct cli_args *a)
+{
+	free(a->setenv);
+	a->setenv = NULL;
+	a->nsetenv = 0;
+	a->opts.setenv = NULL;
+}
+
 static int short_ns_option(int c, unsigned int *mask)
 {
 	size_t i;
@@ -174,6 +236,61 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 				return fail("unknown --explain format '%s' (known: text json)",
 					    optarg);
 			break;
+		case OPT_USER:
+			if (!*optarg)
+				return fail("empty --user");
+			o->user = optarg;
+			break;
+		case OPT_GROUP:
+			if (!*optarg)
+				return fail("empty --group");
+			o->group = optarg;
+			break;
+		case OPT_PRESERVE_CREDS:
+			o->creds = HIJACK_KEEP;
+			break;
+		case OPT_CAPS:
+			r = parse_part(optarg, "--caps", NULL, &o->caps, err, errlen);
+			break;
+		case OPT_CGROUPS:
+			r = parse_part(optarg, "--cgroups", NULL, &o->cgroup, err,
+				       errlen);
+			break;
+		case OPT_LSM:
+			r = parse_part(optarg, "--lsm", NULL, &o->lsm, err, errlen);
+			break;
+		case OPT_ENV:
+			r = parse_part(optarg, "--env", "clear", &o->env, err,
+				       errlen);
+			break;
+		case OPT_SECCOMP:
+			if (strcmp(optarg, "target") == 0) {
+				o->seccomp = HIJACK_FROM_TARGET;
+			} else if (strcmp(optarg, "none") == 0) {
+				o->seccomp = HIJACK_NONE;
+			} else if (*optarg) {
+				o->seccomp = HIJACK_FROM_FILE;
+				o->seccomp_file = optarg;
+			} else {
+				return fail("invalid --seccomp '': target, none or a policy file");
+			}
+			break;
+		case OPT_SETENV:
+			r = add_setenv(a, optarg, err, errlen);
+			break;
+		case OPT_PRESERVE_FDS: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' ||
+			    n > 65536)
+				return fail("invalid --preserve-fds '%s': a count of fds after 2",
+					    optarg);
+			o->preserve_fds = (unsigned int)n;
+			break;
+		}
 		case 'h':
 			a->action = CLI_HELP;
 			return 0;
@@ -202,6 +319,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 		o->ns_select = 0;
 	if (o->ns_select && !(o->ns_select & ~o->ns_exclude))
 		return fail("--ns and --no-ns leave no namespace to enter");
+	if (o->creds == HIJACK_KEEP && (o->user || o->group))
+		return fail("--preserve-credentials cannot be combined with --user or --group");
 	a->argv = optind < argc ? argv + optind : default_argv;
 	return 0;
 }

@@ -20,7 +20,12 @@ struct cli_args {
 	struct hijack_opts opts;
 	enum cli_action action;
 	char **argv;		/* the command; never NULL after parsing */
+	char **setenv;		/* owned; opts.setenv points here */
+	size_t nsetenv;
 };
+
+/* Free what cli_parse() allocated. */
+void cli_free(struct cli_args *a);
 
 /*
  * Parse argv into @a (which must hold HIJACK_OPTS_INIT).  Return 0, or

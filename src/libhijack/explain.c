@@ -4,32 +4,9 @@
  */
 #include <stdio.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "internal.h"
-
-static const char *dir_mode_name(enum hijack_dir_mode m)
-{
-	switch (m) {
-	case HIJACK_DIR_TARGET:
-		return "target";
-	case HIJACK_DIR_KEEP:
-		return "keep";
-	case HIJACK_DIR_PATH:
-		return "path";
-	}
-	return "unknown";
-}
-
-static const char *ns_action(const struct hijack_ns_state *s)
-{
-	if (!s->ino)
-		return "unsupported";
-	if (s->enter)
-		return "enter";
-	if (s->ino == s->self_ino && s->dev == s->self_dev)
-		return "same";
-	return "skip";
-}
 
 /* Strings from /proc (paths) may hold anything: escape them for JSON. */
 static void json_string(FILE *f, const char *s)
@@ -46,6 +23,225 @@ static void json_string(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+static const char *dir_mode_name(enum hijack_dir_mode m)
+{
+	switch (m) {
+	case HIJACK_DIR_TARGET:
+		return "target";
+	case HIJACK_DIR_KEEP:
+		return "keep";
+	case HIJACK_DIR_PATH:
+		return "path";
+	}
+	return "unknown";
+}
+
+static const char *part_name(enum hijack_part_mode m)
+{
+	switch (m) {
+	case HIJACK_FROM_TARGET:
+		return "target";
+	case HIJACK_KEEP:
+		return "keep";
+	case HIJACK_NONE:
+		return "none";
+	case HIJACK_FROM_FILE:
+		return "file";
+	}
+	return "unknown";
+}
+
+static size_t env_count(char **envp)
+{
+	size_t n = 0;
+
+	while (envp && envp[n])
+		n++;
+	return n;
+}
+
+static void caller_creds(struct hijack_creds *c)
+{
+	uid_t u[3];
+	gid_t g[3];
+
+	(void)getresuid(&u[0], &u[1], &u[2]);
+	(void)getresgid(&g[0], &g[1], &g[2]);
+	c->uid = u[0], c->euid = u[1], c->suid = u[2], c->fsuid = u[1];
+	c->gid = g[0], c->egid = g[1], c->sgid = g[2], c->fsgid = g[1];
+	c->ngroups = 0;
+	c->groups = NULL;
+}
+
+static void text_creds(FILE *f, const struct hijack_creds *c)
+{
+	size_t i;
+
+	fprintf(f, "uid %u/%u/%u gid %u/%u/%u groups ", (unsigned int)c->uid,
+		(unsigned int)c->euid, (unsigned int)c->suid,
+		(unsigned int)c->gid, (unsigned int)c->egid,
+		(unsigned int)c->sgid);
+	for (i = 0; i < c->ngroups; i++)
+		fprintf(f, "%s%u", i ? "," : "", (unsigned int)c->groups[i]);
+	if (!c->ngroups)
+		fputc('-', f);
+}
+
+static void json_creds(FILE *f, const struct hijack_creds *c, bool groups)
+{
+	size_t i;
+
+	fprintf(f, "{\"uid\":[%u,%u,%u],\"gid\":[%u,%u,%u]",
+		(unsigned int)c->uid, (unsigned int)c->euid,
+		(unsigned int)c->suid, (unsigned int)c->gid,
+		(unsigned int)c->egid, (unsigned int)c->sgid);
+	if (groups) {
+		fputs(",\"groups\":[", f);
+		for (i = 0; i < c->ngroups; i++)
+			fprintf(f, "%s%u", i ? "," : "", (unsigned int)c->groups[i]);
+		fputc(']', f);
+	}
+	fputc('}', f);
+}
+
+static void text_caps(FILE *f, const char *who, const struct hijack_caps *c)
+{
+	fprintf(f, "  %-7s inh %016llx prm %016llx eff %016llx bnd %016llx amb %016llx\n",
+		who, c->inh, c->prm, c->eff, c->bnd, c->amb);
+}
+
+static void json_caps(FILE *f, const struct hijack_caps *c)
+{
+	fprintf(f, "{\"inh\":\"%016llx\",\"prm\":\"%016llx\",\"eff\":\"%016llx\",\"bnd\":\"%016llx\",\"amb\":\"%016llx\"}",
+		c->inh, c->prm, c->eff, c->bnd, c->amb);
+}
+
+static void print_confinement_text(const struct hijack_plan *p, FILE *f)
+{
+	struct hijack_creds me;
+	struct hijack_caps mycaps = { 0 };
+	size_t i;
+
+	caller_creds(&me);
+	fprintf(f, "creds:   %s: ", part_name(p->creds_mode));
+	text_creds(f, &p->creds);
+	fputs(" (caller ", f);
+	text_creds(f, &me);
+	fputs(")\n", f);
+
+	fprintf(f, "caps:    %s\n", part_name(p->caps_mode));
+	text_caps(f, "command", &p->caps);
+	text_caps(f, "target", &p->target_caps);
+	if (hj_caps_read(0, &mycaps, NULL) == 0)
+		text_caps(f, "caller", &mycaps);
+	if (p->caps_note[0])
+		fprintf(f, "  note:   %s\n", p->caps_note);
+	fputs("  securebits: ", f);
+	fputs(p->method == HIJACK_METHOD_SYSCALL && (hj_syscall_flags(p) & HIJACK_TAKE_CRED) ?
+	      "the target's, copied by hijack(2)\n" :
+	      "left at the kernel default: no interface reads another task's\n", f);
+
+	fprintf(f, "cgroups: %s\n", part_name(p->cgroup_mode));
+	for (i = 0; i < p->ncgroups; i++) {
+		const struct hijack_cgroup *g = &p->cgroups[i];
+
+		fprintf(f, "  %-20s %s (caller %s) %s%s\n",
+			*g->controllers ? g->controllers : "(v2)", g->path,
+			g->self_path ? g->self_path : "-",
+			g->join ? "join " : (g->dir ? "same" : "not mounted here"),
+			g->join ? g->dir : "");
+	}
+
+	fprintf(f, "seccomp: %s; target mode %d, no_new_privs %s; ",
+		part_name(p->seccomp_mode), p->target_seccomp,
+		p->target_nnp ? "yes" : "no");
+	fprintf(f, "command gets %zu filter(s)%s, no_new_privs %s\n",
+		p->nfilters, p->seccomp_mode == HIJACK_FROM_FILE ? " from the policy file" : "",
+		p->nnp ? "yes" : "no");
+	if (!p->lsm[0])
+		fprintf(f, "lsm:     no AppArmor or SELinux active: nothing to apply\n");
+	else
+		fprintf(f, "lsm:     %s, %s: %s\n", p->lsm,
+			part_name(p->lsm_mode),
+			p->lsm_label[0] ? p->lsm_label : "(caller's)");
+	fprintf(f, "env:     %s: %zu variables\n", part_name(p->env_mode),
+		env_count(p->envp));
+	fprintf(f, "fds:     0-2%s", p->preserve_fds ? " and " : "\n");
+	if (p->preserve_fds)
+		fprintf(f, "3-%u\n", 2 + p->preserve_fds);
+}
+
+static void print_confinement_json(const struct hijack_plan *p, FILE *f)
+{
+	struct hijack_creds me;
+	struct hijack_caps mycaps = { 0 };
+	size_t i;
+
+	caller_creds(&me);
+	fprintf(f, ",\"creds\":{\"mode\":\"%s\",\"command\":",
+		part_name(p->creds_mode));
+	json_creds(f, &p->creds, true);
+	fputs(",\"target\":", f);
+	json_creds(f, &p->target_creds, true);
+	fputs(",\"caller\":", f);
+	json_creds(f, &me, false);
+	fprintf(f, "},\"caps\":{\"mode\":\"%s\",\"command\":",
+		part_name(p->caps_mode));
+	json_caps(f, &p->caps);
+	fputs(",\"target\":", f);
+	json_caps(f, &p->target_caps);
+	(void)hj_caps_read(0, &mycaps, NULL);
+	fputs(",\"caller\":", f);
+	json_caps(f, &mycaps);
+	fputs(",\"note\":", f);
+	json_string(f, p->caps_note);
+	fprintf(f, "},\"cgroups\":{\"mode\":\"%s\",\"hierarchies\":[",
+		part_name(p->cgroup_mode));
+	for (i = 0; i < p->ncgroups; i++) {
+		const struct hijack_cgroup *g = &p->cgroups[i];
+
+		fprintf(f, "%s{\"controllers\":", i ? "," : "");
+		json_string(f, g->controllers);
+		fputs(",\"target\":", f);
+		json_string(f, g->path);
+		fputs(",\"caller\":", f);
+		if (g->self_path)
+			json_string(f, g->self_path);
+		else
+			fputs("null", f);
+		fputs(",\"dir\":", f);
+		if (g->dir)
+			json_string(f, g->dir);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"join\":%s}", g->join ? "true" : "false");
+	}
+	fprintf(f, "]},\"seccomp\":{\"mode\":\"%s\",\"target_mode\":%d,\"target_no_new_privs\":%s,\"filters\":%zu,\"no_new_privs\":%s}",
+		part_name(p->seccomp_mode), p->target_seccomp,
+		p->target_nnp ? "true" : "false", p->nfilters,
+		p->nnp ? "true" : "false");
+	fputs(",\"lsm\":{\"active\":", f);
+	if (p->lsm[0])
+		json_string(f, p->lsm);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"mode\":\"%s\",\"label\":", part_name(p->lsm_mode));
+	json_string(f, p->lsm_label);
+	fprintf(f, "},\"env\":{\"mode\":\"%s\",\"count\":%zu},\"preserve_fds\":%u",
+		part_name(p->env_mode), env_count(p->envp), p->preserve_fds);
+}
+
+static const char *ns_action(const struct hijack_ns_state *s)
+{
+	if (!s->ino)
+		return "unsupported";
+	if (s->enter)
+		return "enter";
+	if (s->ino == s->self_ino && s->dev == s->self_dev)
+		return "same";
+	return "skip";
 }
 
 static void print_text(const struct hijack_plan *p, FILE *f)
@@ -74,6 +270,7 @@ static void print_text(const struct hijack_plan *p, FILE *f)
 	}
 	fprintf(f, "root:    %s (%s)\n", p->root, dir_mode_name(p->root_mode));
 	fprintf(f, "cwd:     %s (%s)\n", p->wd, dir_mode_name(p->wd_mode));
+	print_confinement_text(p, f);
 }
 
 static void print_json(const struct hijack_plan *p, FILE *f)
@@ -110,7 +307,9 @@ static void print_json(const struct hijack_plan *p, FILE *f)
 	fprintf(f, "},\"cwd\":{\"mode\":\"%s\",\"path\":",
 		dir_mode_name(p->wd_mode));
 	json_string(f, p->wd);
-	fputs("}}\n", f);
+	fputc('}', f);
+	print_confinement_json(p, f);
+	fputs("}\n", f);
 }
 
 HIJACK_EXPORT int hijack_plan_print(const struct hijack_plan *p, bool json,

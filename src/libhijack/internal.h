@@ -40,7 +40,64 @@ int hj_ns_mask_to_clone(unsigned int mask);
 /* target.c */
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 
-/* syscall.c */
+/* proc.c */
+int hj_proc_read(const struct hijack_target *t, const char *name,
+		 char **ret, size_t *ret_len);
+int hj_proc_status(const struct hijack_target *t, const char *key, char *buf,
+		   size_t size);
+int hj_proc_map_id(const struct hijack_target *t, const char *map,
+		   unsigned long id, unsigned long *ret);
+
+/* creds.c */
+void hj_creds_free(struct hijack_creds *c);
+int hj_creds_read(const struct hijack_target *t, bool userns,
+		  struct hijack_creds *ret, struct hijack_diag *d);
+int hj_creds_override(const struct hijack_target *t, const char *user,
+		      const char *group, struct hijack_creds *c,
+		      struct hijack_diag *d);
+int hj_creds_apply(const struct hijack_creds *c, struct hijack_diag *d);
+
+/* caps.c */
+int hj_caps_read(pid_t pid, struct hijack_caps *ret, struct hijack_diag *d);
+void hj_caps_plan(const struct hijack_caps *target, bool root, bool nnp,
+		  struct hijack_caps *ret, char *note, size_t size);
+int hj_caps_apply_iab(const struct hijack_caps *want, struct hijack_diag *d);
+int hj_caps_apply_final(const struct hijack_caps *want, struct hijack_diag *d);
+
+/* cgroup.c */
+void hj_cgroups_free(struct hijack_cgroup *cg, size_t n);
+int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
+		   struct hijack_diag *d);
+int hj_cgroup_open(const struct hijack_plan *p, int *fds,
+		   struct hijack_diag *d);
+int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
+		   struct hijack_diag *d);
+
+/* seccomp.c */
+void hj_filters_free(void *filters, size_t n);
+int hj_seccomp_plan_target(const struct hijack_target *t,
+			   struct hijack_plan *p, struct hijack_diag *d);
+int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
+			 struct hijack_diag *d);
+int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d);
+
+/* lsm.c */
+int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
+		struct hijack_diag *d);
+int hj_lsm_open(const struct hijack_plan *p, struct hijack_diag *d);
+int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d);
+
+/* env.c */
+void hj_env_free(char **envp);
+int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
+		struct hijack_plan *p, struct hijack_diag *d);
+
+/* syscall.c; the flags mirror include/uapi/linux/hijack.h of kernel-patch/ */
+#define HIJACK_TAKE_NS 0x1u
+#define HIJACK_TAKE_FS 0x2u
+#define HIJACK_TAKE_CGROUP 0x4u
+#define HIJACK_TAKE_CRED 0x8u
+
 int hj_syscall_flags(const struct hijack_plan *plan);
 
 #endif /* HIJACK_INTERNAL_H */

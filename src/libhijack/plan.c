@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -164,6 +165,118 @@ static int plan_method(const struct hijack_opts *o, struct hijack_plan *p,
 	}
 }
 
+static int copy_creds(const struct hijack_creds *from, struct hijack_creds *to)
+{
+	*to = *from;
+	to->groups = NULL;
+	if (from->ngroups) {
+		to->groups = malloc(from->ngroups * sizeof(gid_t));
+		if (!to->groups)
+			return -ENOMEM;
+		memcpy(to->groups, from->groups, from->ngroups * sizeof(gid_t));
+	}
+	return 0;
+}
+
+/*
+ * Everything that confines the command: credentials, capabilities,
+ * cgroups, no_new_privs and seccomp, LSM label, environment.  Read now,
+ * from the host, and applied in the child in the order spawn.c explains.
+ */
+static int plan_confinement(const struct hijack_target *t,
+			    const struct hijack_opts *o, struct hijack_plan *p,
+			    struct hijack_diag *d)
+{
+	bool userns = p->ns[HIJACK_NS_USER].enter;
+	bool root;
+	char buf[64];
+	int r;
+
+	p->creds_mode = o->creds;
+	p->caps_mode = o->caps;
+	p->cgroup_mode = o->cgroup;
+	p->seccomp_mode = o->seccomp;
+	p->lsm_mode = o->lsm;
+	p->env_mode = o->env;
+	p->preserve_fds = o->preserve_fds;
+
+	r = hj_creds_read(t, userns, &p->target_creds, d);
+	if (r < 0)
+		return r;
+	if (o->creds == HIJACK_FROM_TARGET) {
+		if (copy_creds(&p->target_creds, &p->creds) < 0)
+			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM, "groups");
+		r = hj_creds_override(t, o->user, o->group, &p->creds, d);
+		if (r < 0)
+			return r;
+	} else if (o->user || o->group) {
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--user and --group cannot be combined with kept credentials");
+	} else {
+		p->creds.uid = p->creds.suid = p->creds.fsuid = getuid();
+		p->creds.euid = geteuid();
+		p->creds.gid = p->creds.sgid = p->creds.fsgid = getgid();
+		p->creds.egid = getegid();
+	}
+
+	p->target_nnp = hj_proc_status(t, "NoNewPrivs", buf, sizeof(buf)) == 0 &&
+			atoi(buf) == 1;
+	p->nnp = p->target_nnp && o->seccomp != HIJACK_NONE;
+
+	r = hj_caps_read(t->pid, &p->target_caps, d);
+	if (r < 0)
+		return r;
+	/* Root in the namespace the command will run in: see caps.c. */
+	root = p->creds.uid == 0 || p->creds.euid == 0;
+	if (o->creds == HIJACK_KEEP && userns)
+		root = true;	/* entering a user namespace gives full caps */
+	if (o->caps == HIJACK_FROM_TARGET)
+		hj_caps_plan(&p->target_caps, root, p->nnp, &p->caps,
+			     p->caps_note, sizeof(p->caps_note));
+	else if ((r = hj_caps_read(0, &p->caps, d)) < 0)
+		return r;
+
+	r = hj_cgroup_plan(t, p, d);
+	if (r < 0)
+		return r;
+	r = hj_lsm_plan(t, p, d);
+	if (r < 0)
+		return r;
+	r = hj_env_plan(t, o, p, d);
+	if (r < 0)
+		return r;
+
+	/* Last: copying filters stops the target for a moment. */
+	if (o->seccomp == HIJACK_FROM_FILE) {
+		if (!o->seccomp_file ||
+		    strlen(o->seccomp_file) >= sizeof(p->seccomp_file))
+			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+					   "seccomp policy file name");
+		(void)strcpy(p->seccomp_file, o->seccomp_file);
+		r = hj_seccomp_plan_file(o->seccomp_file, p, d);
+		if (r < 0)
+			return r;
+		/* The target's status is still wanted for --explain. */
+	}
+	return hj_seccomp_plan_target(t, p, d);
+}
+
+HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
+{
+	if (!p)
+		return;
+	hj_creds_free(&p->creds);
+	hj_creds_free(&p->target_creds);
+	hj_cgroups_free(p->cgroups, p->ncgroups);
+	p->cgroups = NULL;
+	p->ncgroups = 0;
+	hj_filters_free(p->filters, p->nfilters);
+	p->filters = NULL;
+	p->nfilters = 0;
+	hj_env_free(p->envp);
+	p->envp = NULL;
+}
+
 HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 				    const struct hijack_opts *o,
 				    struct hijack_plan *ret,
@@ -172,8 +285,8 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 	struct hijack_plan p = { .pid = t->pid };
 	int r;
 
-	if (!o || o->struct_size < offsetof(struct hijack_opts, wd_path) +
-				   sizeof(o->wd_path))
+	if (!o || o->struct_size < offsetof(struct hijack_opts, preserve_fds) +
+				   sizeof(o->preserve_fds))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "struct hijack_opts too small");
 	if (o->ns_select & ~HIJACK_NS_ALL || o->ns_exclude & ~HIJACK_NS_ALL)
@@ -182,26 +295,32 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 
 	r = plan_namespaces(t, o, &p, d);
 	if (r < 0)
-		return r;
+		goto fail;
 
 	p.root_mode = o->root_mode;
 	r = plan_dir(t, "root", o->root_mode, o->root_path, p.root,
 		     sizeof(p.root), d);
 	if (r < 0)
-		return r;
+		goto fail;
 	p.wd_mode = o->wd_mode;
 	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, p.wd, sizeof(p.wd), d);
 	if (r < 0)
-		return r;
+		goto fail;
 
+	r = plan_confinement(t, o, &p, d);
+	if (r < 0)
+		goto fail;
 	r = plan_method(o, &p, d);
 	if (r < 0)
-		return r;
+		goto fail;
 
 	/* Everything above was read from a live task, not a recycled pid. */
 	r = hj_target_check(t, d);
 	if (r < 0)
-		return r;
+		goto fail;
 	*ret = p;
 	return 0;
+fail:
+	hijack_plan_clear(&p);
+	return r;
 }

@@ -34,6 +34,7 @@
  */
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <linux/sched.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -45,6 +46,8 @@
 #include <sys/wait.h>
 
 #include "internal.h"
+
+extern char **environ;
 
 static const int forwarded_signals[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH,
@@ -71,6 +74,11 @@ struct spawn {
 	int rootfd;
 	int cwdfd;
 	int status_w;
+	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
+	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
+	bool cg_joined_v2;	/* born there by clone3() */
+	int lsmfd;
+	unsigned int kernel_took;	/* HIJACK_TAKE_* done by hijack(2) */
 	sigset_t oldmask;
 };
 
@@ -142,15 +150,21 @@ static int child_dirs(struct spawn *s, struct hijack_diag *d)
  * Mark every fd above 2 close-on-exec rather than closing it: the status
  * pipe must stay usable until the exec succeeds.
  */
-static int child_fd_barrier(struct hijack_diag *d)
+static int child_fd_barrier(unsigned int preserve, struct hijack_diag *d)
 {
+	unsigned int first = 3 + preserve;
 	long max, fd;
 	int fl;
 
-	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+	/*
+	 * Preserved fds are left as they are: the caller's own are not
+	 * close-on-exec, and hijack's, which may have landed in that range
+	 * when the caller left it empty, all are.
+	 */
+	if (close_range(first, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
 		return 0;
 	max = sysconf(_SC_OPEN_MAX);
-	for (fd = 3; fd < max; fd++) {
+	for (fd = first; fd < max; fd++) {
 		fl = fcntl((int)fd, F_GETFD);
 		if (fl >= 0 && !(fl & FD_CLOEXEC) &&
 		    fcntl((int)fd, F_SETFD, fl | FD_CLOEXEC) < 0)
@@ -160,21 +174,114 @@ static int child_fd_barrier(struct hijack_diag *d)
 	return 0;
 }
 
+/*
+ * Install the filters.  Without no_new_privs the kernel wants
+ * CAP_SYS_ADMIN; a command that has neither gets no_new_privs added, as
+ * seccomp(2) itself demands: stricter than the target, never looser.
+ */
+static int child_seccomp(struct spawn *s, struct hijack_diag *d)
+{
+	int r = hj_seccomp_install(s->p, d);
+
+	if (r == -EACCES && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		r = hj_seccomp_install(s->p, d);
+	return r;
+}
+
+/*
+ * The confinement, in this order and for these reasons:
+ *  1. credentials: setgroups/setresgid/setresuid while still privileged,
+ *     capabilities kept across the uid change;
+ *  2. inheritable, ambient and bounding sets, which need CAP_SETPCAP;
+ *  3. no_new_privs;
+ *  4. the LSM exec label, written before the fd barrier closes nothing
+ *     it needs, and taking effect only at exec;
+ *  5. the fd barrier: every fd above 2 (plus --preserve-fds) close-on-exec;
+ *  6. seccomp last, because a filter may forbid the calls above; the final
+ *     permitted/effective sets go just before it when no_new_privs allows
+ *     the filters without CAP_SYS_ADMIN, just after it otherwise.
+ * With hijack(2) taking the credentials, 1, 2 and 4 were done by the kernel.
+ */
+static int child_confine(struct spawn *s, struct hijack_diag *d)
+{
+	const struct hijack_plan *p = s->p;
+	bool creds = !(s->kernel_took & HIJACK_TAKE_CRED);
+	bool final_caps = creds && p->caps_mode == HIJACK_FROM_TARGET;
+	int r;
+
+	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
+		r = hj_creds_apply(&p->creds, d);
+		if (r < 0)
+			return r;
+	}
+	if (final_caps) {
+		r = hj_caps_apply_iab(&p->caps, d);
+		if (r < 0)
+			return r;
+	}
+	if (p->nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+				   "PR_SET_NO_NEW_PRIVS");
+	if (creds && p->lsm_mode == HIJACK_FROM_TARGET) {
+		if (s->lsmfd < 0) {
+			s->lsmfd = hj_lsm_open(p, d);
+			if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+				return s->lsmfd;
+		}
+		r = hj_lsm_apply(p, s->lsmfd, d);
+		if (r < 0)
+			return r;
+	}
+	r = child_fd_barrier(p->preserve_fds, d);
+	if (r < 0)
+		return r;
+	if (!p->nnp && p->nfilters) {
+		r = child_seccomp(s, d);
+		if (r < 0)
+			return r;
+	}
+	if (final_caps) {
+		r = hj_caps_apply_final(&p->caps, d);
+		if (r < 0)
+			return r;
+	}
+	if (p->nnp && p->nfilters)
+		return child_seccomp(s, d);
+	return 0;
+}
+
 static _Noreturn void child_exec(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
 	int code;
 
-	if (child_dirs(s, &d) < 0 || child_fd_barrier(&d) < 0)
+	if (child_dirs(s, &d) < 0 || child_confine(s, &d) < 0)
 		child_fail(s, &d, 125);
 
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	/* Set first: execvp() searches the PATH of the new environment. */
+	environ = s->p->envp;
 	execvp(s->argv[0], s->argv);
 
 	/* As shells do: 127 when there is no such command, 126 otherwise. */
 	code = errno == ENOENT ? 127 : 126;
 	(void)hj_diag_set(&d, HIJACK_STEP_EXEC, errno, "%s", s->argv[0]);
 	child_fail(s, &d, code);
+}
+
+/* Move into the target's cgroups while the host's mounts are in view. */
+static void child_cgroups(struct spawn *s)
+{
+	struct hijack_diag d = { 0 };
+
+	size_t i;
+
+	/* clone3() already put us into the v2 one. */
+	for (i = 0; s->cg_joined_v2 && i < s->p->ncgroups; i++)
+		if (!*s->p->cgroups[i].controllers)
+			close_fdp(&s->cgfds[i]);
+	if (hj_cgroup_join(s->p, s->cgfds, &d) < 0)
+		child_fail(s, &d, 125);
 }
 
 /* The intermediate of the relay shape: enter, fork the command, report. */
@@ -184,6 +291,7 @@ static _Noreturn void child_relay(struct spawn *s)
 	struct msg m = { .kind = MSG_PID };
 	pid_t pid;
 
+	child_cgroups(s);
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
 	pid = fork();
@@ -204,6 +312,11 @@ static _Noreturn void child_direct(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
 
+	child_cgroups(s);
+	/* /proc/thread-self is this process's only until the mount ns changes. */
+	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
+	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+		child_fail(s, &d, 125);
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
 	child_exec(s);
@@ -238,15 +351,20 @@ static int spawn_syscall(struct spawn *s, struct hijack_diag *d)
 	if (flags < 0)
 		return hj_diag_set(d, HIJACK_STEP_PLAN, flags,
 				   "plan not possible with hijack(2)");
+	s->kernel_took = (unsigned int)flags;
 	pid = syscall(s->p->syscall_nr, s->t->pidfd, (unsigned int)flags);
 	if (pid < 0)
 		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
 				   "hijack(2) of pid %d, flags %#x",
 				   (int)s->p->pid, (unsigned int)flags);
 	if (pid == 0) {
-		/* The kernel gave us the target's root and cwd already. */
-		close_fdp(&s->rootfd);
-		close_fdp(&s->cwdfd);
+		if (flags & HIJACK_TAKE_FS) {
+			/* The kernel gave us the target's root and cwd already. */
+			close_fdp(&s->rootfd);
+			close_fdp(&s->cwdfd);
+		}
+		if (!(flags & HIJACK_TAKE_CGROUP))
+			child_cgroups(s);
 		child_exec(s);
 	}
 	return (int)pid;
@@ -339,13 +457,50 @@ static int wait_forwarding(pid_t pid, const sigset_t *set, int *ret_status,
 
 static void spawn_close(struct spawn *s)
 {
+	size_t j;
 	int i;
 
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
 		close_fdp(&s->nsfds[i]);
+	for (j = 0; s->cgfds && j < s->p->ncgroups; j++)
+		close_fdp(&s->cgfds[j]);
+	free(s->cgfds);
+	s->cgfds = NULL;
+	close_fdp(&s->cg2fd);
+	close_fdp(&s->lsmfd);
 	close_fdp(&s->rootfd);
 	close_fdp(&s->cwdfd);
 	close_fdp(&s->status_w);
+}
+
+/* Before fork, on the host: what the child writes to join cgroups. */
+static int open_cgroups(struct spawn *s, struct hijack_diag *d)
+{
+	const struct hijack_plan *p = s->p;
+	size_t i;
+	int r;
+
+	if (p->cgroup_mode != HIJACK_FROM_TARGET || !p->ncgroups)
+		return 0;
+	if (p->method == HIJACK_METHOD_SYSCALL &&
+	    (hj_syscall_flags(p) & HIJACK_TAKE_CGROUP))
+		return 0;
+	s->cgfds = malloc(p->ncgroups * sizeof(int));
+	if (!s->cgfds)
+		return hj_diag_set(d, HIJACK_STEP_CGROUP, ENOMEM, "cgroups");
+	r = hj_cgroup_open(p, s->cgfds, d);
+	if (r < 0)
+		return r;
+	for (i = 0; i < p->ncgroups; i++) {
+		if (!p->cgroups[i].join || *p->cgroups[i].controllers)
+			continue;
+		s->cg2fd = open(p->cgroups[i].dir,
+				O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (s->cg2fd < 0)
+			return hj_diag_set(d, HIJACK_STEP_CGROUP, errno, "%s",
+					   p->cgroups[i].dir);
+	}
+	return 0;
 }
 
 static int open_dirs(struct spawn *s, struct hijack_diag *d)
@@ -368,6 +523,34 @@ static int open_dirs(struct spawn *s, struct hijack_diag *d)
 					   "/proc/%d/cwd", (int)p->pid);
 	}
 	return 0;
+}
+
+/*
+ * fork(), but born in the target's cgroup v2 when there is one to join:
+ * clone3(CLONE_INTO_CGROUP) (Linux 5.7) saves the child a migration.
+ * Kernels without it get a plain fork(), and the child writes
+ * cgroup.procs itself.
+ */
+static pid_t fork_into_cgroup(struct spawn *s)
+{
+	struct clone_args a = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = (unsigned long long)s->cg2fd,
+	};
+	long pid;
+
+	if (s->cg2fd < 0)
+		return fork();
+	pid = syscall(SYS_clone3, &a, sizeof(a));
+	if (pid >= 0) {
+		if (pid == 0)
+			s->cg_joined_v2 = true;
+		return (pid_t)pid;
+	}
+	if (errno == ENOSYS || errno == E2BIG || errno == EINVAL)
+		return fork();
+	return -1;
 }
 
 /* Start the command; return its pid, or a negative errno. */
@@ -418,9 +601,13 @@ static int start(struct spawn *s, int status_r, int *ret_subreaper,
 					   "PR_SET_CHILD_SUBREAPER");
 	}
 
-	pid = fork();
+	pid = relay ? fork() : fork_into_cgroup(s);
 	if (pid < 0) {
-		r = hj_diag_set(d, HIJACK_STEP_FORK, errno, "command");
+		r = errno == EBUSY ?
+		    hj_diag_set(d, HIJACK_STEP_CGROUP, EBUSY,
+				"cgroup v2 of pid %d refuses new processes (controllers enabled for its children); use --cgroups=keep",
+				(int)s->p->pid) :
+		    hj_diag_set(d, HIJACK_STEP_FORK, errno, "command");
 		goto undo_pidns;
 	}
 	if (pid == 0) {
@@ -471,7 +658,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	struct spawn s = {
 		.t = t, .p = p, .argv = argv, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
-		.status_w = -EBADF,
+		.status_w = -EBADF, .cg2fd = -EBADF, .lsmfd = -EBADF,
 	};
 	_cleanup_close_ int status_r = -EBADF;
 	int subreaper = -1;
@@ -486,6 +673,9 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 				   "no command");
 
 	r = open_dirs(&s, d);
+	if (r < 0)
+		goto out;
+	r = open_cgroups(&s, d);
 	if (r < 0)
 		goto out;
 	if (pipe2(fds, O_CLOEXEC) < 0) {

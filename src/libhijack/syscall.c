@@ -11,14 +11,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
 #define HIJACK_SYSCALL_FILE "/sys/kernel/hijack/syscall_nr"
 
-/* Mirrors include/uapi/linux/hijack.h of the kernel patch. */
-#define HIJACK_TAKE_NS 0x1u
-#define HIJACK_TAKE_FS 0x2u
 
 HIJACK_EXPORT long hijack_syscall_nr(void)
 {
@@ -41,10 +39,24 @@ HIJACK_EXPORT long hijack_syscall_nr(void)
 	return nr;
 }
 
+static bool same_creds(const struct hijack_creds *a,
+		       const struct hijack_creds *b)
+{
+	return a->uid == b->uid && a->euid == b->euid && a->suid == b->suid &&
+	       a->fsuid == b->fsuid && a->gid == b->gid && a->egid == b->egid &&
+	       a->sgid == b->sgid && a->fsgid == b->fsgid &&
+	       a->ngroups == b->ngroups &&
+	       (!a->ngroups ||
+		memcmp(a->groups, b->groups, a->ngroups * sizeof(gid_t)) == 0);
+}
+
 /*
- * The flags that carry out @plan with one call, or -EOPNOTSUPP when the
- * call cannot: it takes every namespace of the target or none, and the
- * root and working directory together.
+ * The flags that carry out @plan's kernel part with one call, or
+ * -EOPNOTSUPP when the call cannot: it takes every namespace of the target
+ * or none, and the root and working directory together.  Credentials are
+ * taken whole (ids, capabilities, securebits, LSM label) only when the plan
+ * wants exactly the target's; otherwise the child sets them itself, as with
+ * the other methods.
  */
 int hj_syscall_flags(const struct hijack_plan *plan)
 {
@@ -65,6 +77,14 @@ int hj_syscall_flags(const struct hijack_plan *plan)
 	else if (plan->ns_mask & HIJACK_NS_BIT(HIJACK_NS_MNT))
 		/* The caller's root would point into another mount table. */
 		return -EOPNOTSUPP;
+	if (plan->cgroup_mode == HIJACK_FROM_TARGET)
+		flags |= HIJACK_TAKE_CGROUP;
+	if (plan->creds_mode == HIJACK_FROM_TARGET &&
+	    plan->caps_mode == HIJACK_FROM_TARGET &&
+	    plan->lsm_mode == HIJACK_FROM_TARGET &&
+	    memcmp(&plan->caps, &plan->target_caps, sizeof(plan->caps)) == 0 &&
+	    same_creds(&plan->creds, &plan->target_creds))
+		flags |= HIJACK_TAKE_CRED;
 	if (!flags)
 		return -EOPNOTSUPP;
 	return (int)flags;

@@ -11,6 +11,19 @@
  *	kill the target.  The target is pid 1 of its pid namespace and has
  *	its own /proc mounted.
  *
+ *   Confinement, applied by the target to itself once it is ready (for the
+ *   parity tests):
+ *	--cgroup NAME	 a child cgroup NAME of the fixture's own, on every
+ *			 mounted hierarchy (v1 and v2), removed at the end
+ *	--uid N --gid N	 run as uid/gid N
+ *	--groups A,B,..	 supplementary groups
+ *	--caps A,B,..	 capability numbers kept: permitted, effective,
+ *			 inheritable and ambient; everything else also
+ *			 dropped from the bounding set but A,B and --bound
+ *	--bound A,B,..	 further capability numbers left in the bounding set
+ *	--nnp		 no_new_privs
+ *	--deny-mkdir	 a seccomp filter: mkdir and mkdirat fail with EPERM
+ *
  *   fixture --run-as UID -- COMMAND [ARG...]
  *	Run COMMAND as UID (gid UID, no supplementary groups): how the tests
  *	become an unprivileged caller without depending on setpriv or su.
@@ -23,6 +36,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <mntent.h>
+#include <stddef.h>
+#include <sys/syscall.h>
 #include <getopt.h>
 #include <grp.h>
 #include <sched.h>
@@ -46,7 +65,18 @@ struct cfg {
 	const char *cwd;
 	const char *hostname;
 	int time_ns;
+	const char *cgroup;
+	long uid, gid;		/* -1: unchanged */
+	gid_t groups[32];
+	int ngroups;		/* -1: unchanged */
+	unsigned long long caps;	/* kept; ~0: unchanged */
+	unsigned long long bound;
+	int nnp;
+	int deny_mkdir;
 };
+
+static char cgroup_dirs[32][4096];
+static int ncgroup_dirs;
 
 static pid_t target_pid;
 
@@ -86,6 +116,206 @@ static void enter_own_userns(long uid)
 		die("become root in user namespace");
 }
 
+static unsigned long long parse_list(const char *s, gid_t *out, int *n)
+{
+	unsigned long long mask = 0;
+	char *end;
+
+	if (n)
+		*n = 0;
+	while (*s) {
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s)
+			break;
+		if (out && *n < 32)
+			out[(*n)++] = (gid_t)v;
+		if (v < 64)
+			mask |= 1ULL << v;
+		s = *end ? end + 1 : end;
+	}
+	return mask;
+}
+
+/* The fixture's own path on the hierarchy mounted with @opts. */
+static int own_cgroup(const char *type, const char *opts, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[4096];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char ctl[256];
+		size_t len;
+
+		if (!c2)
+			continue;
+		len = (size_t)(c2 - c1 - 1);
+		if (len >= sizeof(ctl))
+			continue;
+		memcpy(ctl, c1 + 1, len);
+		ctl[len] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(type, "cgroup2") == 0 ? len == 0 : len > 0) {
+			/* v1: every controller of the line among the mount options */
+			char *tok, *save = NULL;
+			int all = 1;
+
+			for (tok = strtok_r(ctl, ",", &save); tok && len;
+			     tok = strtok_r(NULL, ",", &save))
+				if (!hasmntopt(&(struct mntent){ .mnt_opts = (char *)opts }, tok))
+					all = 0;
+			if (all) {
+				snprintf(buf, size, "%s", c2 + 1);
+				found = 1;
+			}
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Make and enter a child cgroup on every mounted hierarchy. */
+static void join_new_cgroups(const char *name)
+{
+	FILE *m = setmntent("/proc/self/mounts", "re");
+	struct mntent *e;
+	char own[4096], dir[4096], path[4200], val[256];
+
+	if (!m)
+		die("/proc/self/mounts");
+	while ((e = getmntent(m))) {
+		int is_v2 = strcmp(e->mnt_type, "cgroup2") == 0;
+
+		if (!is_v2 && strcmp(e->mnt_type, "cgroup") != 0)
+			continue;
+		if (!own_cgroup(e->mnt_type, e->mnt_opts, own, sizeof(own)))
+			continue;
+		snprintf(dir, sizeof(dir), "%s%s/%s", e->mnt_dir,
+			 strcmp(own, "/") ? own : "", name);
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			die(dir);
+		if (ncgroup_dirs < 32)
+			snprintf(cgroup_dirs[ncgroup_dirs++], sizeof(dir), "%s", dir);
+		/* A new v1 cpuset has no cpus or mems: give it its parent's. */
+		if (hasmntopt(e, "cpuset")) {
+			const char *files[] = { "cpuset.cpus", "cpuset.mems" };
+			int i;
+
+			for (i = 0; i < 2; i++) {
+				FILE *f;
+
+				snprintf(path, sizeof(path), "%s/../%s", dir, files[i]);
+				f = fopen(path, "re");
+				if (!f || !fgets(val, sizeof(val), f))
+					die(path);
+				fclose(f);
+				snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+				write_file(path, val);
+			}
+		}
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		write_file(path, "0");
+	}
+	endmntent(m);
+}
+
+/* The directories join_new_cgroups() made, found again from here. */
+static void collect_cgroup_dirs(const char *name)
+{
+	FILE *m = setmntent("/proc/self/mounts", "re");
+	struct mntent *e;
+	char own[4096];
+
+	if (!m)
+		return;
+	while ((e = getmntent(m)) && ncgroup_dirs < 32) {
+		if (strcmp(e->mnt_type, "cgroup2") && strcmp(e->mnt_type, "cgroup"))
+			continue;
+		if (!own_cgroup(e->mnt_type, e->mnt_opts, own, sizeof(own)))
+			continue;
+		snprintf(cgroup_dirs[ncgroup_dirs++], sizeof(cgroup_dirs[0]),
+			 "%s%s/%s", e->mnt_dir, strcmp(own, "/") ? own : "", name);
+	}
+	endmntent(m);
+}
+
+static void remove_cgroups(void)
+{
+	int i, tries;
+
+	/* The dead target leaves its cgroups a moment after it is reaped. */
+	for (i = 0; i < ncgroup_dirs; i++)
+		for (tries = 0; tries < 50 && rmdir(cgroup_dirs[i]) < 0 &&
+				errno == EBUSY; tries++)
+			usleep(20000);
+}
+
+static void set_caps(unsigned long long keep)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+	int i;
+
+	d[0].permitted = d[0].effective = d[0].inheritable = (uint32_t)keep;
+	d[1].permitted = d[1].effective = d[1].inheritable = (uint32_t)(keep >> 32);
+	if (syscall(SYS_capset, &h, d) < 0)
+		die("capset");
+	for (i = 0; i < 64; i++)
+		if ((keep >> i) & 1 &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, i, 0, 0) < 0)
+			die("raise ambient");
+}
+
+static void deny_mkdir(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mkdir, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mkdirat, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		die("seccomp");
+}
+
+/* Confine the target as the options say: bounding set, ids, caps, filters. */
+static void confine(const struct cfg *c)
+{
+	int i;
+
+	if (c->caps != ~0ULL)
+		for (i = 0; i <= CAP_LAST_CAP; i++)
+			if (!(((c->caps | c->bound) >> i) & 1) &&
+			    prctl(PR_CAPBSET_DROP, i, 0, 0, 0) < 0)
+				die("drop from bounding set");
+	if (c->ngroups >= 0 && setgroups((size_t)c->ngroups, c->groups) < 0)
+		die("setgroups");
+	if (c->gid >= 0 && setresgid(c->gid, c->gid, c->gid) < 0)
+		die("setresgid");
+	if (prctl(PR_SET_KEEPCAPS, 1) < 0)
+		die("keepcaps");
+	if (c->uid >= 0 && setresuid(c->uid, c->uid, c->uid) < 0)
+		die("setresuid");
+	if (c->caps != ~0ULL)
+		set_caps(c->caps);
+	if (c->nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die("no_new_privs");
+	if (c->deny_mkdir) {
+		/* Without no_new_privs, installing needs CAP_SYS_ADMIN. */
+		if (!c->nnp && c->caps != ~0ULL && !((c->caps >> CAP_SYS_ADMIN) & 1) &&
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			die("no_new_privs");
+		deny_mkdir();
+	}
+}
+
 static void target_main(const struct cfg *c, int ready)
 {
 	char path[4096];
@@ -103,6 +333,7 @@ static void target_main(const struct cfg *c, int ready)
 		die("chroot");
 	if (chdir(c->cwd ? c->cwd : "/") < 0)
 		die("chdir");
+	confine(c);
 	if (write(ready, "R", 1) != 1)
 		die("ready");
 	close(ready);
@@ -142,6 +373,9 @@ static int make_target(const struct cfg *c)
 		die("fork");
 	if (outer == 0) {
 		/* The outer child creates the namespaces, so the caller keeps its own. */
+		/* Before the cgroup namespace, so that it is rooted there. */
+		if (c->cgroup)
+			join_new_cgroups(c->cgroup);
 		if (c->userns_uid >= 0)
 			enter_own_userns(c->userns_uid);
 		if (c->time_ns) {
@@ -180,6 +414,12 @@ static int make_target(const struct cfg *c)
 	while (waitpid(outer, &status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid");
+	if (c->cgroup) {
+		/* The outer child made them; this process removes them. */
+		ncgroup_dirs = 0;
+		collect_cgroup_dirs(c->cgroup);
+		remove_cgroups();
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -216,10 +456,19 @@ int main(int argc, char **argv)
 		{ "no-time", no_argument, NULL, 'T' },
 		{ "run-as", required_argument, NULL, 'a' },
 		{ "ns-id", required_argument, NULL, 'n' },
+		{ "cgroup", required_argument, NULL, 'g' },
+		{ "uid", required_argument, NULL, 'U' },
+		{ "gid", required_argument, NULL, 'G' },
+		{ "groups", required_argument, NULL, 'S' },
+		{ "caps", required_argument, NULL, 'C' },
+		{ "bound", required_argument, NULL, 'B' },
+		{ "nnp", no_argument, NULL, 'N' },
+		{ "deny-mkdir", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg c = { .userns_uid = -1, .hostname = "hijack-target",
-			 .time_ns = 1 };
+			 .time_ns = 1, .uid = -1, .gid = -1, .ngroups = -1,
+			 .caps = ~0ULL };
 	long run_uid = -1;
 	int o;
 
@@ -245,6 +494,30 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			return ns_id(optarg);
+		case 'g':
+			c.cgroup = optarg;
+			break;
+		case 'U':
+			c.uid = strtol(optarg, NULL, 10);
+			break;
+		case 'G':
+			c.gid = strtol(optarg, NULL, 10);
+			break;
+		case 'S':
+			parse_list(optarg, c.groups, &c.ngroups);
+			break;
+		case 'C':
+			c.caps = parse_list(optarg, NULL, NULL);
+			break;
+		case 'B':
+			c.bound = parse_list(optarg, NULL, NULL);
+			break;
+		case 'N':
+			c.nnp = 1;
+			break;
+		case 'D':
+			c.deny_mkdir = 1;
+			break;
 		default:
 			fprintf(stderr, "fixture: bad usage\n");
 			return 2;

@@ -103,6 +103,48 @@ START_TEST(methods_and_dirs)
 }
 END_TEST
 
+START_TEST(confinement)
+{
+	ck_assert_int_eq(PARSE("--pid", "1"), 0);
+	ck_assert_int_eq(a.opts.creds, HIJACK_FROM_TARGET);
+	ck_assert_int_eq(a.opts.caps, HIJACK_FROM_TARGET);
+	ck_assert_int_eq(a.opts.cgroup, HIJACK_FROM_TARGET);
+	ck_assert_int_eq(a.opts.seccomp, HIJACK_FROM_TARGET);
+	ck_assert_int_eq(a.opts.lsm, HIJACK_FROM_TARGET);
+	ck_assert_int_eq(a.opts.env, HIJACK_FROM_TARGET);
+	ck_assert_ptr_null(a.opts.setenv);
+	ck_assert_uint_eq(a.opts.preserve_fds, 0);
+
+	ck_assert_int_eq(PARSE("--pid", "1", "--user", "www", "--group=42",
+			       "--caps=keep", "--cgroups", "keep", "--lsm=keep",
+			       "--seccomp=none", "--env=clear", "--setenv", "A=1",
+			       "--setenv=B=", "--preserve-fds", "3"), 0);
+	ck_assert_str_eq(a.opts.user, "www");
+	ck_assert_str_eq(a.opts.group, "42");
+	ck_assert_int_eq(a.opts.caps, HIJACK_KEEP);
+	ck_assert_int_eq(a.opts.cgroup, HIJACK_KEEP);
+	ck_assert_int_eq(a.opts.lsm, HIJACK_KEEP);
+	ck_assert_int_eq(a.opts.seccomp, HIJACK_NONE);
+	ck_assert_int_eq(a.opts.env, HIJACK_NONE);
+	ck_assert_str_eq(a.opts.setenv[0], "A=1");
+	ck_assert_str_eq(a.opts.setenv[1], "B=");
+	ck_assert_ptr_null(a.opts.setenv[2]);
+	ck_assert_uint_eq(a.opts.preserve_fds, 3);
+	cli_free(&a);
+
+	ck_assert_int_eq(PARSE("--pid", "1", "--seccomp", "/etc/policy",
+			       "--preserve-credentials", "--env=keep"), 0);
+	ck_assert_int_eq(a.opts.seccomp, HIJACK_FROM_FILE);
+	ck_assert_str_eq(a.opts.seccomp_file, "/etc/policy");
+	ck_assert_int_eq(a.opts.creds, HIJACK_KEEP);
+	ck_assert_int_eq(a.opts.env, HIJACK_KEEP);
+	/* -U is the user namespace; --user is the credential. */
+	ck_assert_int_eq(PARSE("--pid", "1", "-U", "--userns"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, HIJACK_NS_BIT(HIJACK_NS_USER));
+	ck_assert_ptr_null(a.opts.user);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	static const struct {
@@ -124,6 +166,13 @@ START_TEST(bad_input)
 		{ { "--pid", "1", "--explain=xml" }, "unknown --explain format 'xml' (known: text json)" },
 		{ { "--bogus" }, "unknown option '--bogus'" },
 		{ { "-Z" }, "unknown option '-Z'" },
+		{ { "--pid", "1", "--setenv", "NOVALUE" }, "malformed --setenv 'NOVALUE': VAR=VALUE expected" },
+		{ { "--pid", "1", "--setenv", "=x" }, "malformed --setenv '=x': VAR=VALUE expected" },
+		{ { "--pid", "1", "--caps=some" }, "invalid --caps 'some': target or keep" },
+		{ { "--pid", "1", "--env=none" }, "invalid --env 'none': target, keep or clear" },
+		{ { "--pid", "1", "--preserve-fds=-1" }, "invalid --preserve-fds '-1': a count of fds after 2" },
+		{ { "--pid", "1", "--user=" }, "empty --user" },
+		{ { "--preserve-credentials", "--user=x", "--pid=1" }, "--preserve-credentials cannot be combined with --user or --group" },
 	};
 	size_t i;
 
@@ -154,6 +203,7 @@ int main(void)
 	tcase_add_test(tc, command_and_its_options);
 	tcase_add_test(tc, namespace_selection);
 	tcase_add_test(tc, methods_and_dirs);
+	tcase_add_test(tc, confinement);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return tl_run(s);

@@ -189,6 +189,64 @@ START_TEST(dirs)
 }
 END_TEST
 
+START_TEST(confinement_parts)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+	char *setenv[] = { "HIJACK_UNIT=1", NULL };
+	bool found = false;
+	char **e;
+
+	o.setenv = setenv;
+	plan_for(&o, &p, 0);
+	/* The target is a forked copy of this process: same ids and caps. */
+	ck_assert_uint_eq(p.target_creds.uid, getuid());
+	ck_assert_uint_eq(p.creds.euid, geteuid());
+	ck_assert_int_eq(p.creds_mode, HIJACK_FROM_TARGET);
+	ck_assert_uint_eq(p.caps.prm, p.target_caps.prm);
+	ck_assert_uint_eq(p.caps.bnd, p.target_caps.bnd);
+	ck_assert_str_eq(p.caps_note, "");
+	ck_assert_uint_gt(p.ncgroups, 0);
+	for (size_t i = 0; i < p.ncgroups; i++)
+		ck_assert(!p.cgroups[i].join);
+	ck_assert_uint_eq(p.nfilters, 0);
+	for (e = p.envp; e && *e; e++)
+		found |= strcmp(*e, "HIJACK_UNIT=1") == 0;
+	ck_assert(found);
+	hijack_plan_clear(&p);
+	ck_assert_ptr_null(p.envp);
+	ck_assert_ptr_null(p.cgroups);
+
+	o.setenv = NULL;
+	o.creds = HIJACK_KEEP;
+	o.user = "root";
+	plan_for(&o, &p, -EINVAL);
+}
+END_TEST
+
+START_TEST(root_exec_never_gains)
+{
+	struct hijack_caps t = { .inh = 0, .prm = 0x3, .eff = 0x3,
+				 .bnd = 0xff, .amb = 0 };
+	struct hijack_caps c;
+	char note[160];
+
+	/* A root exec would give I|B = 0xff: B is lowered to P. */
+	hj_caps_plan(&t, true, false, &c, note, sizeof(note));
+	ck_assert_uint_eq(c.bnd, 0x3);
+	ck_assert_uint_eq(c.prm, 0x3);
+	ck_assert_str_ne(note, "");
+	/* no_new_privs caps the exec at P already: nothing to lower. */
+	hj_caps_plan(&t, true, true, &c, note, sizeof(note));
+	ck_assert_uint_eq(c.bnd, 0xff);
+	ck_assert_str_eq(note, "");
+	/* Non-root: exec keeps only the ambient set; say so. */
+	hj_caps_plan(&t, false, false, &c, note, sizeof(note));
+	ck_assert_uint_eq(c.bnd, 0xff);
+	ck_assert_str_ne(note, "");
+}
+END_TEST
+
 START_TEST(bad_opts)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
@@ -206,7 +264,7 @@ START_TEST(explain_json)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
 	struct hijack_plan p;
-	char buf[8192] = { 0 };
+	char buf[65536] = { 0 };
 	FILE *f;
 
 	plan_for(&o, &p, 0);
@@ -219,7 +277,9 @@ START_TEST(explain_json)
 	ck_assert_ptr_nonnull(strstr(buf, "\"user\":{"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"action\":\"same\",\"enter\":false"));
 	ck_assert_int_eq(buf[0], '{');
-	ck_assert_ptr_nonnull(strstr(buf, "}}\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"seccomp\":{\"mode\":\"target\""));
+	ck_assert_str_eq(buf + strlen(buf) - 2, "}\n");
+	hijack_plan_clear(&p);
 }
 END_TEST
 
@@ -231,6 +291,7 @@ int main(void)
 
 	tcase_add_test(any, open_rejects_bad_pids);
 	tcase_add_test(any, pinned_target_notices_exit);
+	tcase_add_test(any, root_exec_never_gains);
 	suite_add_tcase(s, any);
 
 	/* Registered only where namespaces can be made: no false failures. */
@@ -241,6 +302,7 @@ int main(void)
 		tcase_add_test(priv, methods);
 		tcase_add_test(priv, dirs);
 		tcase_add_test(priv, bad_opts);
+		tcase_add_test(priv, confinement_parts);
 		tcase_add_test(priv, explain_json);
 		suite_add_tcase(s, priv);
 	} else {

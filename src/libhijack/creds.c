@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * creds.c - uids, gids and supplementary groups: read the target's,
+ * resolve --user/--group inside its root, and become them.
+ */
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "internal.h"
+
+void hj_creds_free(struct hijack_creds *c)
+{
+	free(c->groups);
+	c->groups = NULL;
+	c->ngroups = 0;
+}
+
+static int parse_ids(const char *s, unsigned long ids[4])
+{
+	return sscanf(s, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
+		      &ids[3]) == 4 ? 0 : -EBADMSG;
+}
+
+/*
+ * Ids in /proc/PID/status are as the caller's user namespace sees them;
+ * the command needs them as the target's sees them, because it will call
+ * setresuid() from inside.  Without a user namespace of its own both are
+ * the same.
+ */
+static int to_target_ns(const struct hijack_target *t, bool userns,
+			const char *map, unsigned long *id)
+{
+	if (!userns)
+		return 0;
+	return hj_proc_map_id(t, map, *id, id);
+}
+
+int hj_creds_read(const struct hijack_target *t, bool userns,
+		  struct hijack_creds *ret, struct hijack_diag *d)
+{
+	struct hijack_creds c = { 0 };
+	unsigned long u[4], g[4], id;
+	char line[4096], *p, *end;
+	int r, i;
+
+	if ((r = hj_proc_status(t, "Uid", line, sizeof(line))) < 0 ||
+	    (r = parse_ids(line, u)) < 0 ||
+	    (r = hj_proc_status(t, "Gid", line, sizeof(line))) < 0 ||
+	    (r = parse_ids(line, g)) < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, r,
+				   "/proc/%d/status: uids and gids", (int)t->pid);
+	for (i = 0; i < 4; i++) {
+		if ((r = to_target_ns(t, userns, "uid_map", &u[i])) < 0 ||
+		    (r = to_target_ns(t, userns, "gid_map", &g[i])) < 0)
+			return hj_diag_set(d, HIJACK_STEP_CREDS, r,
+					   "ids of pid %d in its user namespace",
+					   (int)t->pid);
+	}
+	c.uid = u[0], c.euid = u[1], c.suid = u[2], c.fsuid = u[3];
+	c.gid = g[0], c.egid = g[1], c.sgid = g[2], c.fsgid = g[3];
+
+	r = hj_proc_status(t, "Groups", line, sizeof(line));
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, r,
+				   "/proc/%d/status: groups", (int)t->pid);
+	for (p = line; *p; p = end) {
+		gid_t *ng;
+
+		errno = 0;
+		id = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		/* Groups unmapped in its namespace mean nothing inside: skip. */
+		if (to_target_ns(t, userns, "gid_map", &id) < 0)
+			continue;
+		ng = realloc(c.groups, (c.ngroups + 1) * sizeof(*ng));
+		if (!ng) {
+			hj_creds_free(&c);
+			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM, "groups");
+		}
+		c.groups = ng;
+		c.groups[c.ngroups++] = (gid_t)id;
+	}
+	*ret = c;
+	return 0;
+}
+
+static bool is_number(const char *s, unsigned long *ret)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	*ret = strtoul(s, &end, 10);
+	return !errno && !*end && *ret < (unsigned long)(uid_t)-1;
+}
+
+/* A file of the target's root, e.g. "etc/passwd", for the libc parsers. */
+static FILE *open_in_root(const struct hijack_target *t, const char *rel)
+{
+	char path[64];
+	int fd;
+	FILE *f;
+
+	(void)snprintf(path, sizeof(path), "root/%s", rel);
+	fd = openat(t->procfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "re");
+	if (!f)
+		(void)close(fd);
+	return f;
+}
+
+/* The supplementary groups /etc/group of the target's root gives @name. */
+static int groups_of(const struct hijack_target *t, const char *name,
+		     gid_t primary, struct hijack_creds *c)
+{
+	FILE *f = open_in_root(t, "etc/group");
+	struct group *gr;
+	char **m;
+	gid_t *ng;
+
+	c->ngroups = 0;
+	free(c->groups);
+	c->groups = malloc(sizeof(gid_t));
+	if (!c->groups)
+		return -ENOMEM;
+	c->groups[c->ngroups++] = primary;
+	if (!f)
+		return 0;
+	while ((gr = fgetgrent(f))) {
+		for (m = gr->gr_mem; *m; m++)
+			if (strcmp(*m, name) == 0)
+				break;
+		if (!*m || gr->gr_gid == primary)
+			continue;
+		ng = realloc(c->groups, (c->ngroups + 1) * sizeof(*ng));
+		if (!ng) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		c->groups = ng;
+		c->groups[c->ngroups++] = gr->gr_gid;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * --user and --group: names are looked up in the target's root, because
+ * that is where the ids mean something; numbers are taken as they are.
+ */
+int hj_creds_override(const struct hijack_target *t, const char *user,
+		      const char *group, struct hijack_creds *c,
+		      struct hijack_diag *d)
+{
+	struct passwd *pw = NULL;
+	struct group *gr;
+	unsigned long id;
+	FILE *f;
+	int r;
+
+	if (user) {
+		bool numeric = is_number(user, &id);
+
+		f = open_in_root(t, "etc/passwd");
+		while (f && (pw = fgetpwent(f)))
+			if (numeric ? pw->pw_uid == id : strcmp(pw->pw_name, user) == 0)
+				break;
+		if (!pw && !numeric) {
+			if (f)
+				fclose(f);
+			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
+					   "user '%s' in /etc/passwd of pid %d",
+					   user, (int)t->pid);
+		}
+		c->uid = c->euid = c->suid = c->fsuid = pw ? pw->pw_uid : id;
+		if (pw) {
+			c->gid = c->egid = c->sgid = c->fsgid = pw->pw_gid;
+			r = groups_of(t, pw->pw_name, pw->pw_gid, c);
+		} else {
+			/* A uid without an entry keeps the gid, and no groups. */
+			hj_creds_free(c);
+			r = 0;
+		}
+		if (f)
+			fclose(f);
+		if (r < 0)
+			return hj_diag_set(d, HIJACK_STEP_CREDS, r, "groups of '%s'",
+					   user);
+	}
+	if (group) {
+		bool numeric = is_number(group, &id);
+
+		gr = NULL;
+		f = open_in_root(t, "etc/group");
+		while (f && (gr = fgetgrent(f)))
+			if (numeric ? gr->gr_gid == id : strcmp(gr->gr_name, group) == 0)
+				break;
+		if (!gr && !numeric) {
+			if (f)
+				fclose(f);
+			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
+					   "group '%s' in /etc/group of pid %d",
+					   group, (int)t->pid);
+		}
+		c->gid = c->egid = c->sgid = c->fsgid = gr ? gr->gr_gid : id;
+		if (f)
+			fclose(f);
+	}
+	return 0;
+}
+
+/*
+ * Become @c.  Capabilities are kept across the uid change (PR_SET_KEEPCAPS)
+ * because the capability step after this one still needs CAP_SETPCAP; it
+ * sets the final sets itself.
+ */
+int hj_creds_apply(const struct hijack_creds *c, struct hijack_diag *d)
+{
+	if (setgroups(c->ngroups, c->groups) < 0) {
+		/*
+		 * A user namespace whose setgroups is "deny" (as unprivileged
+		 * ones are) cannot change groups at all: the command keeps
+		 * the ones entering gave it, which it shows as the overflow
+		 * gid.  Anything else is a real failure.
+		 */
+		char buf[8] = "";
+		FILE *f = fopen("/proc/self/setgroups", "re");
+
+		if (f) {
+			(void)!fgets(buf, sizeof(buf), f);
+			fclose(f);
+		}
+		if (errno != EPERM || strncmp(buf, "deny", 4) != 0)
+			return hj_diag_set(d, HIJACK_STEP_CREDS, errno,
+					   "setgroups (%zu groups)", c->ngroups);
+	}
+	if (setresgid(c->gid, c->egid, c->sgid) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, errno,
+				   "setresgid %u %u %u", (unsigned int)c->gid,
+				   (unsigned int)c->egid, (unsigned int)c->sgid);
+	if (prctl(PR_SET_KEEPCAPS, 1) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, errno, "PR_SET_KEEPCAPS");
+	if (setresuid(c->uid, c->euid, c->suid) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, errno,
+				   "setresuid %u %u %u", (unsigned int)c->uid,
+				   (unsigned int)c->euid, (unsigned int)c->suid);
+	return 0;
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * seccomp.c - the target's seccomp filters, copied; or a policy file,
+ * compiled with libseccomp.  Installed as the very last step before exec.
+ *
+ * The kernel hands out a task's filters only to a tracer that has it in a
+ * ptrace-stop (PTRACE_SECCOMP_GET_FILTER, CAP_SYS_ADMIN, and a kernel with
+ * CONFIG_CHECKPOINT_RESTORE).  So the target is seized and interrupted for
+ * the time it takes to copy them, then detached, which resumes it: a stop
+ * of well under a millisecond, which the target can notice only as an
+ * interrupted blocking call that restarts.  Index 0 is the newest filter;
+ * they are kept oldest first, the order in which they were installed and
+ * must be installed again.
+ */
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+void hj_filters_free(void *filters, size_t n)
+{
+	struct sock_fprog *f = filters;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].filter);
+	free(f);
+}
+
+static int add_filter(struct hijack_plan *p, struct sock_filter *insns,
+		      unsigned short len)
+{
+	struct sock_fprog *f = realloc(p->filters,
+				       (p->nfilters + 1) * sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	p->filters = f;
+	f[p->nfilters].len = len;
+	f[p->nfilters].filter = insns;
+	p->nfilters++;
+	return 0;
+}
+
+/*
+ * A filter that answers with SECCOMP_RET_USER_NOTIF hands those calls to a
+ * supervisor holding a listener fd; a copy would have none, and the calls
+ * would fail with ENOSYS instead of being served.  Such a target cannot be
+ * imitated faithfully.
+ */
+static bool uses_user_notif(const struct sock_filter *insns, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (insns[i].code == (BPF_RET | BPF_K) &&
+		    (insns[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF)
+			return true;
+	return false;
+}
+
+static int copy_filters(const struct hijack_target *t, struct hijack_plan *p,
+			unsigned long count, struct hijack_diag *d)
+{
+	struct sock_filter *insns;
+	unsigned long i;
+	long n;
+	int r = 0, status;
+
+	if (ptrace(PTRACE_SEIZE, t->pid, 0, 0) < 0)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+				   "seize pid %d to read its %lu seccomp filters",
+				   (int)t->pid, count);
+	if (ptrace(PTRACE_INTERRUPT, t->pid, 0, 0) < 0) {
+		r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+				"interrupt pid %d", (int)t->pid);
+		goto detach;
+	}
+	while (waitpid(t->pid, &status, __WALL) < 0) {
+		if (errno != EINTR) {
+			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+					"wait for pid %d to stop", (int)t->pid);
+			goto detach;
+		}
+	}
+	if (!WIFSTOPPED(status)) {
+		r = hj_diag_set(d, HIJACK_STEP_SECCOMP, ESRCH,
+				"pid %d exited while its filters were read",
+				(int)t->pid);
+		goto out;
+	}
+
+	/* Newest first from the kernel; collect, then reverse. */
+	for (i = 0;; i++) {
+		n = ptrace(PTRACE_SECCOMP_GET_FILTER, t->pid, (void *)i, NULL);
+		if (n < 0 && errno == ENOENT)
+			break;
+		if (n <= 0 || n > BPF_MAXINSNS) {
+			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, n < 0 ? errno : EBADMSG,
+					"read seccomp filter %lu of pid %d", i,
+					(int)t->pid);
+			goto detach;
+		}
+		insns = calloc((size_t)n, sizeof(*insns));
+		if (!insns || ptrace(PTRACE_SECCOMP_GET_FILTER, t->pid,
+				     (void *)i, insns) != n) {
+			free(insns);
+			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno ? errno : EIO,
+					"read seccomp filter %lu of pid %d", i,
+					(int)t->pid);
+			goto detach;
+		}
+		if (uses_user_notif(insns, (size_t)n)) {
+			free(insns);
+			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, EOPNOTSUPP,
+					"filter %lu of pid %d hands calls to a user-space supervisor (SECCOMP_RET_USER_NOTIF), which a copy cannot reach; use --seccomp=none or --seccomp=FILE",
+					i, (int)t->pid);
+			goto detach;
+		}
+		r = add_filter(p, insns, (unsigned short)n);
+		if (r < 0) {
+			free(insns);
+			(void)hj_diag_set(d, HIJACK_STEP_SECCOMP, r, "filters");
+			goto detach;
+		}
+	}
+	for (i = 0; i < p->nfilters / 2; i++) {
+		struct sock_fprog *f = p->filters, tmp = f[i];
+
+		f[i] = f[p->nfilters - 1 - i];
+		f[p->nfilters - 1 - i] = tmp;
+	}
+detach:
+	(void)ptrace(PTRACE_DETACH, t->pid, 0, 0);
+out:
+	return r;
+}
+
+int hj_seccomp_plan_target(const struct hijack_target *t,
+			   struct hijack_plan *p, struct hijack_diag *d)
+{
+	char buf[64];
+	unsigned long count = 0;
+	int r;
+
+	if (hj_proc_status(t, "Seccomp", buf, sizeof(buf)) < 0)
+		return 0;	/* a kernel without seccomp */
+	p->target_seccomp = atoi(buf);
+	if (hj_proc_status(t, "Seccomp_filters", buf, sizeof(buf)) == 0)
+		count = strtoul(buf, NULL, 10);
+
+	if (p->seccomp_mode != HIJACK_FROM_TARGET)
+		return 0;
+	if (p->target_seccomp == SECCOMP_MODE_STRICT)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EOPNOTSUPP,
+				   "pid %d is in strict seccomp mode, which allows no exec; use --seccomp=none or --seccomp=FILE",
+				   (int)t->pid);
+	if (p->target_seccomp != SECCOMP_MODE_FILTER)
+		return 0;
+	r = copy_filters(t, p, count, d);
+	if (r < 0)
+		return r;
+	return hj_target_check(t, d);
+}
+
+struct action_name {
+	const char *name;
+	uint32_t action;
+	bool takes_arg;
+};
+
+static const struct action_name actions[] = {
+	{ "allow", SCMP_ACT_ALLOW, false },
+	{ "kill", SCMP_ACT_KILL_THREAD, false },
+	{ "kill_thread", SCMP_ACT_KILL_THREAD, false },
+	{ "kill_process", SCMP_ACT_KILL_PROCESS, false },
+	{ "trap", SCMP_ACT_TRAP, false },
+	{ "log", SCMP_ACT_LOG, false },
+	{ "errno", SCMP_ACT_ERRNO(0), true },
+	{ "trace", SCMP_ACT_TRACE(0), true },
+};
+
+/* "EPERM", "1": an errno for the errno action, by name or number. */
+static int parse_errno(const char *s)
+{
+	char *end;
+	long v;
+	int e;
+
+	v = strtol(s, &end, 10);
+	if (*s && !*end)
+		return v > 0 && v < 4096 ? (int)v : -EINVAL;
+	for (e = 1; e < 4096; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && strcmp(n, s) == 0)
+			return e;
+	}
+	return -EINVAL;
+}
+
+/* One action word (+ argument), from the tokens of a policy line. */
+static int parse_action(char **tok, size_t ntok, size_t *used, uint32_t *ret)
+{
+	size_t i;
+	int v;
+
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+		if (strcmp(tok[0], actions[i].name) != 0)
+			continue;
+		*used = 1;
+		*ret = actions[i].action;
+		if (!actions[i].takes_arg)
+			return 0;
+		if (ntok < 2)
+			return -EINVAL;
+		v = strcmp(tok[0], "errno") == 0 ? parse_errno(tok[1]) :
+						   atoi(tok[1]);
+		if (v < 0 || v > 0xffff)
+			return -EINVAL;
+		*ret |= (uint32_t)v;
+		*used = 2;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void ctx_release(scmp_filter_ctx *ctx)
+{
+	if (*ctx)
+		seccomp_release(*ctx);
+}
+
+/*
+ * The policy file format (hijack(1), "SECCOMP POLICY FILES"):
+ *   # comment
+ *   default ACTION
+ *   ACTION SYSCALL...
+ * ACTION: allow, kill, kill_process, trap, log, errno ERRNO, trace N.
+ * "default" must come first.  libseccomp resolves the names and compiles
+ * the rules for this architecture.
+ */
+int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
+			 struct hijack_diag *d)
+{
+	_cleanup_(ctx_release) scmp_filter_ctx ctx = NULL;
+	_cleanup_close_ int mfd = -EBADF;
+	FILE *f;
+	char line[4096];
+	unsigned int lineno = 0;
+	struct sock_filter *insns;
+	off_t size;
+	int r;
+
+	f = fopen(path, "re");
+	if (!f)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno, "policy %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *tok[64], *save = NULL, *w;
+		size_t ntok = 0, used = 0, i;
+		uint32_t action;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fclose(f);
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+					   "%s:%u: line too long", path, lineno);
+		}
+		*strchrnul(line, '#') = '\0';
+		for (w = strtok_r(line, " \t\r\n", &save); w && ntok < 64;
+		     w = strtok_r(NULL, " \t\r\n", &save))
+			tok[ntok++] = w;
+		if (!ntok)
+			continue;
+		if (strcmp(tok[0], "default") == 0) {
+			if (ctx || ntok < 2 ||
+			    parse_action(tok + 1, ntok - 1, &used, &action) < 0 ||
+			    used != ntok - 1) {
+				fclose(f);
+				return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+						   "%s:%u: expected one 'default ACTION' line first",
+						   path, lineno);
+			}
+			ctx = seccomp_init(action);
+			if (!ctx) {
+				fclose(f);
+				return hj_diag_set(d, HIJACK_STEP_SECCOMP, ENOMEM,
+						   "seccomp_init");
+			}
+			continue;
+		}
+		if (!ctx || parse_action(tok, ntok, &used, &action) < 0 ||
+		    used >= ntok) {
+			fclose(f);
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+					   "%s:%u: expected 'ACTION SYSCALL...' after a 'default' line",
+					   path, lineno);
+		}
+		for (i = used; i < ntok; i++) {
+			int nr = seccomp_syscall_resolve_name(tok[i]);
+
+			if (nr == __NR_SCMP_ERROR) {
+				fclose(f);
+				return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+						   "%s:%u: unknown system call '%s'",
+						   path, lineno, tok[i]);
+			}
+			r = seccomp_rule_add(ctx, action, nr, 0);
+			if (r < 0) {
+				fclose(f);
+				return hj_diag_set(d, HIJACK_STEP_SECCOMP, r,
+						   "%s:%u: rule for '%s'", path,
+						   lineno, tok[i]);
+			}
+		}
+	}
+	fclose(f);
+	if (!ctx)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+				   "%s: no 'default ACTION' line", path);
+
+	/* Compile to BPF now, so the child installs it like a copied one. */
+	mfd = memfd_create("hijack-seccomp", MFD_CLOEXEC);
+	if (mfd < 0)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno, "memfd_create");
+	r = seccomp_export_bpf(ctx, mfd);
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, r, "compile %s", path);
+	size = lseek(mfd, 0, SEEK_END);
+	if (size <= 0 || size % sizeof(*insns) ||
+	    size / sizeof(*insns) > BPF_MAXINSNS)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EBADMSG, "compile %s",
+				   path);
+	insns = malloc((size_t)size);
+	if (!insns)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, ENOMEM, "compile");
+	if (pread(mfd, insns, (size_t)size, 0) != size) {
+		free(insns);
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EIO, "compile %s", path);
+	}
+	r = add_filter(p, insns, (unsigned short)(size / sizeof(*insns)));
+	if (r < 0) {
+		free(insns);
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, r, "compile");
+	}
+	return 0;
+}
+
+/* In the child, last before exec. */
+int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d)
+{
+	const struct sock_fprog *f = p->filters;
+	size_t i;
+
+	for (i = 0; i < p->nfilters; i++)
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &f[i]) < 0)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+					   "install filter %zu of %zu", i + 1,
+					   p->nfilters);
+	return 0;
+}
