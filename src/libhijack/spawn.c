@@ -276,6 +276,8 @@ static void child_cgroups(struct spawn *s)
 
 	size_t i;
 
+	if (!s->cgfds)
+		return;		/* nothing to join */
 	/* clone3() already put us into the v2 one. */
 	for (i = 0; s->cg_joined_v2 && i < s->p->ncgroups; i++)
 		if (!*s->p->cgroups[i].controllers)

@@ -1,10 +1,13 @@
 #!/bin/bash
-# entry-latency.sh [-r ROUNDS] [-k BATCH] [-- EXTRA HIJACK OPTIONS]
+# entry-latency.sh [-r ROUNDS] [-k BATCH] [-c] [-- EXTRA HIJACK OPTIONS]
 #
 # How long it takes to start a command inside a container: hijack next to
 # nsenter(1) and a bare /bin/true, against a fixture target in fresh
-# mnt/uts/ipc/net/pid/cgroup/time namespaces.  A benchmark, not a test: it
-# prints figures and asserts nothing.
+# mnt/uts/ipc/net/pid/cgroup/time namespaces.  With -c the target is also
+# confined (uid 1000, groups, two capabilities, no_new_privs, a seccomp
+# filter, child cgroups), and hijack is measured twice: with full
+# confinement (the default) and entering namespaces only.  A benchmark, not
+# a test: it prints figures and asserts nothing.
 #
 # This machine is shared and noisy, so the commands are interleaved
 # (A B C D, A B C D, ...) in one run, each sample is a batch, and the
@@ -14,10 +17,12 @@ set -eu
 
 rounds=30
 batch=20
-while getopts "r:k:" o; do
+confined=""
+while getopts "r:k:c" o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	k) batch=$OPTARG ;;
+	c) confined="--cgroup hijack-bench-$$ --uid 1000 --gid 1000 --groups 1000,100 --caps 5,10 --nnp --deny-mkdir" ;;
 	*) echo "usage: $0 [-r ROUNDS] [-k BATCH] [-- HIJACK-OPTIONS]" >&2; exit 2 ;;
 	esac
 done
@@ -32,19 +37,22 @@ FIXTURE=${FIXTURE:-$top/build/tests/integration/fixture}
 command -v nsenter >/dev/null || { echo "entry-latency: needs nsenter (util-linux)" >&2; exit 1; }
 
 out=$(mktemp)
-"$FIXTURE" >"$out" &
+# shellcheck disable=SC2086
+"$FIXTURE" $confined >"$out" &
 fixture=$!
 trap 'kill $fixture 2>/dev/null; wait $fixture 2>/dev/null; rm -f "$out"' EXIT
 for _ in $(seq 100); do [ -s "$out" ] && break; sleep 0.05; done
 target=$(cat "$out")
 
-names=("bare /bin/true" "nsenter -a" "nsenter -a -r -w" "hijack ${extra[*]}")
+nsonly=(--preserve-credentials --caps=keep --cgroups=keep --seccomp=none --lsm=keep --env=keep)
+names=("bare /bin/true" "nsenter -a" "nsenter -a -r -w" "hijack ${extra[*]}" "hijack, namespaces only")
 run() {
 	case $1 in
 	0) /bin/true ;;
 	1) nsenter -t "$target" -a /bin/true ;;
 	2) nsenter -t "$target" -a -r -w /bin/true ;;
 	3) "$HIJACK" --pid "$target" "${extra[@]}" -- /bin/true ;;
+	4) "$HIJACK" --pid "$target" "${nsonly[@]}" "${extra[@]}" -- /bin/true ;;
 	esac
 }
 
@@ -57,19 +65,20 @@ sample() {
 	echo "(${t1/./} - ${t0/./}) / $batch" | bc
 }
 
-declare -a s0 s1 s2 s3
-for c in 0 1 2 3; do run $c; done	# warm the page cache
+declare -a s0 s1 s2 s3 s4
+for c in 0 1 2 3 4; do run $c; done	# warm the page cache
 for ((r = 0; r < rounds; r++)); do
-	s0+=("$(sample 0)"); s1+=("$(sample 1)"); s2+=("$(sample 2)"); s3+=("$(sample 3)")
+	s0+=("$(sample 0)"); s1+=("$(sample 1)"); s2+=("$(sample 2)")
+	s3+=("$(sample 3)"); s4+=("$(sample 4)")
 done
 
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m0=$(median "${s0[@]}"); m1=$(median "${s1[@]}"); m2=$(median "${s2[@]}"); m3=$(median "${s3[@]}")
+m0=$(median "${s0[@]}"); m1=$(median "${s1[@]}"); m2=$(median "${s2[@]}"); m3=$(median "${s3[@]}"); m4=$(median "${s4[@]}")
 
-echo "entry latency, target pid $target, $rounds interleaved rounds x $batch runs, $(nproc) cpus, $(uname -r)"
+echo "entry latency, target pid $target${confined:+ (confined)}, $rounds interleaved rounds x $batch runs, $(nproc) cpus, $(uname -r)"
 printf '%-28s %12s %12s\n' command "median us" "over bare"
 printf '%-28s %12s %12s\n' "${names[0]}" "$m0" "-"
-for i in 1 2 3; do
+for i in 1 2 3 4; do
 	m=m$i
 	printf '%-28s %12s %12s\n' "${names[$i]}" "${!m}" "$(echo "${!m} - $m0" | bc)"
 done
@@ -78,3 +87,5 @@ printf 'hijack / nsenter -a        = %s  (entry overhead only: %s)\n' \
 	"$(echo "scale=3; $m3 / $m1" | bc)" "$(echo "scale=3; ($m3 - $m0) / ($m1 - $m0)" | bc)"
 printf 'hijack / nsenter -a -r -w  = %s  (entry overhead only: %s)\n' \
 	"$(echo "scale=3; $m3 / $m2" | bc)" "$(echo "scale=3; ($m3 - $m0) / ($m2 - $m0)" | bc)"
+printf 'hijack full / namespaces   = %s  (entry overhead only: %s)\n' \
+	"$(echo "scale=3; $m3 / $m4" | bc)" "$(echo "scale=3; ($m3 - $m0) / ($m4 - $m0)" | bc)"
