@@ -34,8 +34,9 @@ longopts=$({
 } | LC_ALL=C sort -u)
 nlong=$(echo "$longopts" | wc -l)
 
-# 13 completion cases in each of the two bash setups.
-plan $((2 + 2 * 13 + 3 + 3 * nlong))
+# The completion cases in each of the two bash setups.
+ncases=17
+plan $((2 + 2 * ncases + 3 + 3 * nlong))
 
 # A process whose pid must be offered.
 sleep 300 &
@@ -105,7 +106,7 @@ for mode in plain bc; do
 	if [ $mode = bc ]; then
 		if [ -z "$bc" ]; then
 			i=0
-			while [ $i -lt 13 ]; do
+			while [ $i -lt $ncases ]; do
 				skip "bash with bash-completion: case $i" "bash-completion is not installed"
 				i=$((i + 1))
 			done
@@ -141,6 +142,14 @@ for mode in plain bc; do
 		"$what: --wd=<path><TAB> completes directories"
 	out=$(comp $m "hijack -t $sleeper cat $tmp/files/fi")
 	is "$out" "$tmp/files/file.txt" "$what: after the command, its arguments are files"
+	out=$(comp $m "hijack -t $sleeper ls --n")
+	has_word "$out" --net
+	ok $((! $?)) "$what: options after the command are not hijack's"
+	is "$(comp $m 'hijack --env ')" "clear keep target" "$what: --env <TAB>"
+	is "$(comp $m "hijack --seccomp=$tmp/files/f")" "$tmp/files/file.txt" \
+		"$what: --seccomp=<TAB> completes policy files"
+	is "$(HIJACK_PROBE_VAR=1 comp $m 'hijack --setenv=HIJACK_PROBE_V')" "HIJACK_PROBE_VAR=" \
+		"$what: --setenv=NAME<TAB> offers exported names, with ="
 done
 
 # zsh, when it is there: the file parses, and compinit registers it.
@@ -166,7 +175,7 @@ bashopts=$(bash --norc --noprofile -c '. "$1" && echo $_hijack_long_opts' sh "$b
 for o in $longopts; do
 	has_word "$bashopts" "$o"
 	ok $? "bash completion offers $o"
-	grep -Eq -- "[,'*]$o[=}[+-]" "$zshfile"
+	grep -Eq -- "[,'*)]$o[=}[+-]" "$zshfile"
 	ok $? "zsh completion offers $o"
 	roff=$(echo "$o" | sed 's/-/\\\\-/g')
 	grep -Eq -- "^\\.B[IR]? .*$roff( |\$)" "$manfile"
