@@ -15,10 +15,13 @@ for f in "$bashfile" "$zshfile" "$manfile"; do
 	[ -r "$f" ] || skip_all "missing $f"
 done
 
-# bash-completion's main script, where distributions put it.
+# bash-completion's main script, where distributions put it; only one that
+# loads and defines _command_offset counts (/etc/bash_completion may be a
+# stub that sources a missing file).
 bc=""
 for f in /usr/share/bash-completion/bash_completion /etc/bash_completion; do
-	if [ -r "$f" ]; then
+	if [ -r "$f" ] && bash --norc --noprofile -c '. "$1" && declare -F _command_offset' \
+		sh "$f" >/dev/null 2>&1; then
 		bc=$f
 		break
 	fi
