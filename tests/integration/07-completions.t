@@ -39,7 +39,7 @@ nlong=$(echo "$longopts" | wc -l)
 
 # The completion cases in each of the two bash setups.
 ncases=17
-plan $((2 + 2 * ncases + 3 + 3 * nlong))
+plan $((2 + 2 * ncases + 3 + 2 + 2 + 3 * nlong))
 
 # A process whose pid must be offered.
 sleep 300 &
@@ -169,6 +169,29 @@ else
 	skip "zsh: _hijack parses" "zsh is not installed"
 	skip "zsh: compinit registers _hijack" "zsh is not installed"
 	skip "zsh: _hijack autoloads" "zsh is not installed"
+fi
+
+# The option lists stay in LC_ALL=C order, as their comments ask, so that
+# a missing or doubled option is easy to see.
+bash --norc --noprofile -c '. "$1" &&
+	for l in "$_hijack_long_opts" "$_hijack_short_opts" "$_hijack_arg_opts"; do
+		printf "%s\n" $l | LC_ALL=C sort -c || exit 1
+	done' sh "$bashfile"
+ok $? "bash completion: option lists sorted in LC_ALL=C order"
+sed -n "/^args=(/,/^)/p" "$zshfile" | grep "^	'" | grep -v "^	'(-)1:\|^	'\*::" |
+	LC_ALL=C sort -c
+ok $? "zsh completion: option specs sorted in LC_ALL=C order"
+
+# hijack(1) renders without a warning.
+if command -v groff >/dev/null 2>&1; then
+	is "$(groff -man -ww -z "$manfile" 2>&1)" "" "hijack(1): groff -man -ww has no warning"
+else
+	skip "hijack(1): groff -man -ww has no warning" "groff is not installed"
+fi
+if command -v mandoc >/dev/null 2>&1; then
+	is "$(mandoc -Tlint -Wwarning "$manfile" 2>&1)" "" "hijack(1): mandoc -Tlint has no warning"
+else
+	skip "hijack(1): mandoc -Tlint has no warning" "mandoc is not installed"
 fi
 
 # Every long option, in each of the three places.  bash: the
