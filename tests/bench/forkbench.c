@@ -128,6 +128,7 @@ struct bench {
 	unsigned int sem_procs;
 	unsigned int busy;
 	unsigned int copies;
+	unsigned long pid_base;	/* 0: leave pid allocation alone */
 	const char *tmpdir_base;
 	const char *target_arg;
 	char **tags;
@@ -1014,12 +1015,37 @@ static void remove_files(struct bench *b)
 
 /* ---- the harness -------------------------------------------------------- */
 
+/*
+ * Make the next fork of this pid namespace get pid b->pid_base.  The cost
+ * of allocating a pid depends on its number (the depth of the pid IDR, the
+ * search after pid_max wraps), and which numbers a workload gets depends on
+ * how many processes ran before it, that is on the randomised order.
+ * Restarting every batch at the same number removes that from the samples.
+ */
+static int reset_pid(const struct bench *b)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lu", b->pid_base - 1);
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail("--pid-base: /proc/sys/kernel/ns_last_pid: %m");
+	if (write(fd, buf, len) != len) {
+		close(fd);
+		return fail("--pid-base: writing ns_last_pid: %m");
+	}
+	close(fd);
+	return 0;
+}
+
 static int take_sample(struct bench *b, const struct workload *w,
 		       uint64_t iters, struct sample *s)
 {
 	struct rusage self0, self1, kids0, kids1;
 	uint64_t t0, t1;
 
+	if (b->pid_base && reset_pid(b))
+		return -1;
 	s->cpu = sched_getcpu();
 	getrusage(RUSAGE_SELF, &self0);
 	getrusage(RUSAGE_CHILDREN, &kids0);
@@ -1511,7 +1537,8 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 		b->cpu);
 	fprintf(f, "    \"big_mib\": %zu,\n    \"sem_procs\": %u,\n    \"busy\": %u,\n",
 		b->big_mib, b->sem_procs, b->busy);
-	fprintf(f, "    \"copies\": %u,\n    \"order\": [", b->copies);
+	fprintf(f, "    \"copies\": %u,\n    \"pid_base\": %lu,\n    \"order\": [",
+		b->copies, b->pid_base);
 	for (size_t i = 0; i < nr; i++) {
 		fputs(i ? ", " : "", f);
 		json_string(f, order[i]->name);
@@ -1626,6 +1653,7 @@ static void usage(void)
 	       "      --aslr              keep address space randomisation\n"
 	       "      --big-mib=N         memory of spawn-big in MiB (default 256)\n"
 	       "      --copies=N          copies of spawn-N (default nr_cpus)\n"
+	       "      --pid-base=N        start every batch's forks at pid N (ns_last_pid)\n"
 	       "      --sem-procs=N       processes of sem (default 4)\n"
 	       "      --busy=N            busy_in/busy_out loop of sem (default 10)\n"
 	       "      --tmpdir=DIR        where to put the targets (default a tmpfs)\n"
@@ -1698,6 +1726,7 @@ enum {
 	OPT_ASLR,
 	OPT_BIG_MIB,
 	OPT_COPIES,
+	OPT_PID_BASE,
 	OPT_SEM_PROCS,
 	OPT_BUSY,
 	OPT_TMPDIR,
@@ -1722,6 +1751,7 @@ int main(int argc, char **argv)
 		{ "aslr", no_argument, NULL, OPT_ASLR },
 		{ "big-mib", required_argument, NULL, OPT_BIG_MIB },
 		{ "copies", required_argument, NULL, OPT_COPIES },
+		{ "pid-base", required_argument, NULL, OPT_PID_BASE },
 		{ "sem-procs", required_argument, NULL, OPT_SEM_PROCS },
 		{ "busy", required_argument, NULL, OPT_BUSY },
 		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
@@ -1834,6 +1864,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_COPIES:
 			b.copies = parse_num(optarg, "copies", 1, 4096);
+			break;
+		case OPT_PID_BASE:
+			b.pid_base = parse_num(optarg, "pid-base", 2, 1 << 22);
 			break;
 		case OPT_SEM_PROCS:
 			b.sem_procs = parse_num(optarg, "sem-procs", 1, 4096);
