@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# gate.sh - the fork-path regression gate: boot two kernels alternately
+# under QEMU, run forkbench in each boot, and let benchcmp decide.
+#
+# usage: gate.sh [options] BASELINE_BZIMAGE CANDIDATE_BZIMAGE
+#
+#   -o DIR      results (default ./gate-results): A/ and B/ hold one JSON
+#               per boot; verdict.txt, verdict.json, verdict.ktap, gate.svg
+#               and ministat/ the judgement
+#   -n LIST     boot pairs at each look, e.g. 5,10,20 (default 8): after
+#               each look the gate stops unless the result is INCONCLUSIVE
+#   -c CLOCK    instruction (default; TCG -icount), real (KVM) or
+#               emulator (plain TCG wall clock, never PASSes)
+#   -m PCT      margin of primary workloads (default 0.25 instruction,
+#               1 otherwise); -M PCT for secondary ones (default 2x)
+#   -w LIST     forkbench workloads (default all)
+#   -S N        samples per workload and boot (default 10)
+#   -b MS       minimum batch length in ms (default 10)
+#   -s SEED     master seed of the per-boot randomisation (default 1)
+#   -O DIR      a kernel O= build directory, for gen_init_cpio (default:
+#               the one BASELINE_BZIMAGE was built in)
+#   -t SECS     timeout of one boot (default 900)
+#
+# Each pair of boots (A then B, same setup) draws from the master seed a
+# workload order and an environment pad of 1-46 bytes, so hidden layout
+# biases become variance that the interval contains (GATE.md).
+# Environment: BENCH_BINDIR (forkbench, benchcmp; default the build tree),
+# HIJACK_ACCEL (see tests/kernel/boot.sh).
+#
+# Exit status: benchcmp's (0 PASS, 1 FAIL, 3 INVALID, 4 INCONCLUSIVE), 2 on
+# a usage error or a boot that produced no results.
+
+set -eu
+
+# Read the whole script before running any of it (it runs for a long time).
+{
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernel_dir=$here/../kernel
+bindir=${BENCH_BINDIR:-${top_builddir:-$here/../..}/tests/bench}
+[ -x "$bindir/forkbench" ] || bindir=$here
+out=./gate-results
+looks=8
+clock=instruction
+margin=
+margin2=
+workloads=
+samples=10
+minbatch=10
+seed=1
+kout=
+timeout=900
+
+die() {
+	echo "gate: $*" >&2
+	exit 2
+}
+
+usage() {
+	sed -n '7,27s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+while getopts o:n:c:m:M:w:S:b:s:O:t: opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	n) looks=$OPTARG ;;
+	c) clock=$OPTARG ;;
+	m) margin=$OPTARG ;;
+	M) margin2=$OPTARG ;;
+	w) workloads=$OPTARG ;;
+	S) samples=$OPTARG ;;
+	b) minbatch=$OPTARG ;;
+	s) seed=$OPTARG ;;
+	O) kout=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || usage
+base=$(realpath "$1")
+cand=$(realpath "$2")
+[ -r "$base" ] || die "cannot read $1"
+[ -r "$cand" ] || die "cannot read $2"
+for p in forkbench benchcmp; do
+	[ -x "$bindir/$p" ] || die "no $bindir/$p: build it first (make, or make -f tests/bench/Makefile.dev)"
+done
+# a bzImage lives in O/arch/x86/boot/
+[ -n "$kout" ] || kout=$(cd "$(dirname "$base")/../../.." && pwd)
+
+boot_flags=()
+case $clock in
+instruction)
+	boot_flags+=(-I)
+	export HIJACK_ACCEL=tcg
+	: "${margin:=0.25}"
+	;;
+real)
+	export HIJACK_ACCEL=${HIJACK_ACCEL:-kvm}
+	: "${margin:=1}"
+	;;
+emulator)
+	export HIJACK_ACCEL=tcg
+	: "${margin:=1}"
+	;;
+*) die "-c: expected instruction, real or emulator, not $clock" ;;
+esac
+: "${margin2:=$(echo "2 * $margin" | bc -l)}"
+
+mkdir -p "$out/A" "$out/B"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The payload: static forkbench and the guest script, as /opt/hijack.
+mkdir "$tmp/payload"
+cp "$bindir/forkbench" "$tmp/payload/forkbench"
+cp "$here/run-bench.sh" "$tmp/payload/run-bench"
+chmod 755 "$tmp/payload/run-bench"
+"$kernel_dir/mkinitramfs.sh" -O "$kout" -o "$tmp/initramfs.cpio.gz" -p "$tmp/payload"
+
+# A reproducible stream of numbers from the master seed.
+rng_state=$seed
+next_random() {
+	rng_state=$(( (rng_state * 1103515245 + 12345) % 2147483648 ))
+	echo $(( rng_state / 65536 ))
+}
+
+# one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD
+one_boot() {
+	local log=$3/boot$4.log json=$3/boot$4.json
+	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=$5"
+		     -a "fb_boot=$4" -a "fb_kernel=$2" -a "fb_pad=$6"
+		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
+		     -a "fb_clock=$clock")
+	[ -n "$workloads" ] && words+=(-a "fb_workloads=$workloads")
+	"$kernel_dir/boot.sh" ${boot_flags[@]+"${boot_flags[@]}"} -t "$timeout" \
+		-l "$log" "${words[@]}" "$1" "$tmp/initramfs.cpio.gz" ||
+		echo "gate: boot $4 of $2 exited $?" >&2
+	sed -n '/FORKBENCH-JSON-BEGIN/,/FORKBENCH-JSON-END/p' "$log" |
+		tr -d '\r' | sed '1d;$d' >"$json"
+	if ! grep -q '"forkbench"' "$json"; then
+		rm -f "$json"
+		die "boot $4 of $2 gave no forkbench results: see $log"
+	fi
+}
+
+judge() {
+	# judge LOOK NR_LOOKS: prints the table, leaves the files, returns
+	# benchcmp's exit status
+	local rc=0 args=(--clock "$clock" --margin "$margin"
+			 --margin-secondary "$margin2" --look "$1" --looks "$2")
+	"$bindir/benchcmp" "${args[@]}" --json "$out/A" "$out/B" >"$out/verdict.json" || true
+	"$bindir/benchcmp" "${args[@]}" --ktap "$out/A" "$out/B" >"$out/verdict.ktap" || true
+	"$bindir/benchcmp" "${args[@]}" --svg "$out/gate.svg" \
+		--ministat-dir "$out/ministat" "$out/A" "$out/B" >"$out/verdict.txt" || rc=$?
+	cat "$out/verdict.txt"
+	return $rc
+}
+
+IFS=, read -r -a schedule <<<"$looks"
+nr_looks=${#schedule[@]}
+done_pairs=0
+rc=4
+for ((look = 1; look <= nr_looks; look++)); do
+	target=${schedule[look - 1]}
+	while [ "$done_pairs" -lt "$target" ]; do
+		done_pairs=$((done_pairs + 1))
+		bootseed=$(next_random)
+		pad=$(head -c $(( $(next_random) % 46 + 1 )) /dev/zero | tr '\0' p)
+		echo "gate: pair $done_pairs: seed $bootseed, pad ${#pad}" >&2
+		# the same setup for both kernels of a pair
+		one_boot "$base" baseline "$out/A" "$done_pairs" "$bootseed" "$pad"
+		one_boot "$cand" candidate "$out/B" "$done_pairs" "$bootseed" "$pad"
+	done
+	echo "gate: look $look of $nr_looks after $done_pairs pairs" >&2
+	rc=0
+	judge "$look" "$nr_looks" || rc=$?
+	[ "$rc" -eq 4 ] || break
+done
+echo "gate: results in $out (clock: $clock)" >&2
+exit "$rc"
+}
