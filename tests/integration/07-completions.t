@@ -1,8 +1,8 @@
 #!/bin/sh
 # The shell completions and the man page: what a user sees after <TAB> in
-# bash (with bash-completion and without it), that zsh loads its file, and
-# that every long option of --help appears in both completions and in
-# hijack(1), so that none of them can drift from the CLI.  Runs unprivileged.
+# bash (with bash-completion and without it) and in zsh (when installed),
+# and that every long option of the CLI appears in both completions and in
+# hijack(1), so that none of them can drift from it.  Runs unprivileged.
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 
 top=$TESTDIR/../..
@@ -39,7 +39,8 @@ nlong=$(echo "$longopts" | wc -l)
 
 # The completion cases in each of the two bash setups.
 ncases=17
-plan $((2 + 2 * ncases + 3 + 2 + 2 + 3 * nlong))
+nzcases=7
+plan $((2 + 2 * ncases + 3 + nzcases + 2 + 2 + 3 * nlong))
 
 # A process whose pid must be offered.
 sleep 300 &
@@ -169,6 +170,74 @@ else
 	skip "zsh: _hijack parses" "zsh is not installed"
 	skip "zsh: compinit registers _hijack" "zsh is not installed"
 	skip "zsh: _hijack autoloads" "zsh is not installed"
+fi
+
+# What zsh offers after <TAB>: an interactive zsh on a pseudo-terminal
+# (zsh/zpty), whose compadd is wrapped to append every match it is given
+# to a file.  zle reads the keys in order, so the line typed after the TAB
+# runs only once the completion is over: it writes a marker to wait for.
+cat >"$tmp/zcapture.zsh" <<'EOF'
+zmodload zsh/zpty || exit 2
+dir=$1 out=$2
+shift 2
+: >$out
+wait_ready() {
+	integer n=0
+	until grep -qx ready $out; do
+		sleep 0.05
+		(( ++n > 400 )) && { print -u2 "zsh did not answer"; exit 3 }
+	done
+}
+zpty z zsh -f -i
+zpty -w z "PS1=''; unsetopt autolist listambiguous beep; LISTMAX=1000000"
+zpty -w z "fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z "compadd() { local -a h; if (( \${@[(I)-[OAD]*]} )); then builtin compadd \"\$@\"; return; fi; builtin compadd -A h \"\$@\"; print -rl -- \$h >>${(q)out}; builtin compadd \"\$@\"; }"
+zpty -w z "print ready >>${(q)out}"
+for line in "$@"; do
+	wait_ready
+	: >$out
+	zpty -n -w z "$line"$'\t'$'\C-u'"print ready >>${(q)out}"$'\n'
+	wait_ready
+	print -r -- "$(grep -vx -e ready -e '' $out | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
+done
+zpty -d z
+EOF
+
+zcases() {
+	zsh -f "$tmp/zcapture.zsh" "$(dirname "$zshfile")" "$tmp/zcapture.out" \
+		'hijack --n' 'hijack --ns=mnt,u' 'hijack --method ' 'hijack --explain=' \
+		'hijack --env=' 'hijack --pid ' 'hijack -t 1 -- ls --n'
+}
+if ! command -v zsh >/dev/null 2>&1; then
+	why="zsh is not installed"
+elif ! zsh -f -c 'zmodload zsh/zpty' 2>/dev/null; then
+	why="zsh has no zsh/zpty module"
+elif ! zout=$(zcases 2>"$tmp/zcapture.err"); then
+	why="zsh on a pseudo-terminal failed: $(head -c 200 "$tmp/zcapture.err")"
+else
+	why=""
+fi
+if [ -n "$why" ]; then
+	i=0
+	while [ $i -lt $nzcases ]; do
+		skip "zsh <TAB>: case $i" "$why"
+		i=$((i + 1))
+	done
+else
+	zline() { echo "$zout" | sed -n "${1}p"; }
+	is "$(zline 1)" "--net --no-ns --ns" "zsh: --n<TAB>"
+	is "$(zline 2)" "user uts" "zsh: --ns=mnt,u<TAB> (after the comma)"
+	is "$(zline 3)" "auto nsfd pidfd syscall" "zsh: --method <TAB>"
+	is "$(zline 4)" "json text" "zsh: --explain=<TAB>"
+	is "$(zline 5)" "clear keep target" "zsh: --env=<TAB>"
+	if command -v ps >/dev/null 2>&1; then
+		has_word "$(zline 6)" "$sleeper"
+		ok $? "zsh: --pid <TAB> offers the pid of a running process"
+	else
+		skip "zsh: --pid <TAB> offers the pid of a running process" "no ps(1) for _pids"
+	fi
+	has_word "$(zline 7)" --net
+	ok $((! $?)) "zsh: options after the command are not hijack's"
 fi
 
 # The option lists stay in LC_ALL=C order, as their comments ask, so that
