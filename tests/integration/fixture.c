@@ -75,7 +75,7 @@ struct cfg {
 	int deny_mkdir;
 };
 
-static char cgroup_dirs[32][4096];
+static char cgroup_dirs[32][8192];
 static int ncgroup_dirs;
 
 static pid_t target_pid;
@@ -183,7 +183,7 @@ static void join_new_cgroups(const char *name)
 {
 	FILE *m = setmntent("/proc/self/mounts", "re");
 	struct mntent *e;
-	char own[4096], dir[4096], path[4200], val[256];
+	char own[4096], dir[8192], path[8300], val[256];
 
 	if (!m)
 		die("/proc/self/mounts");
