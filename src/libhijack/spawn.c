@@ -286,6 +286,25 @@ static void child_cgroups(struct spawn *s)
 		child_fail(s, &d, 125);
 }
 
+/*
+ * Say why a fork failed.  Once its pid namespace's init has died, the
+ * kernel refuses new members with ENOMEM: that is the target exiting
+ * under us, and is named as such.
+ */
+static int fork_failed(struct spawn *s, int err, struct hijack_diag *d)
+{
+	if (hijack_target_alive(s->t) < 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+				   "pid %d exited while being entered",
+				   (int)s->p->pid);
+	if (err == EBUSY)
+		return hj_diag_set(d, HIJACK_STEP_CGROUP, EBUSY,
+				   "cgroup v2 of pid %d refuses new processes (controllers enabled for its children); use --cgroups=keep",
+				   (int)s->p->pid);
+	return hj_diag_set(d, HIJACK_STEP_FORK, err, "command in pid %d's namespaces",
+			   (int)s->p->pid);
+}
+
 /* The intermediate of the relay shape: enter, fork the command, report. */
 static _Noreturn void child_relay(struct spawn *s)
 {
@@ -298,9 +317,7 @@ static _Noreturn void child_relay(struct spawn *s)
 		child_fail(s, &d, 125);
 	pid = fork();
 	if (pid < 0) {
-		(void)hj_diag_set(&d, HIJACK_STEP_FORK, errno,
-				  "command in pid %d's pid namespace",
-				  (int)s->p->pid);
+		(void)fork_failed(s, errno, &d);
 		child_fail(s, &d, 125);
 	}
 	if (pid == 0)
@@ -422,6 +439,12 @@ static int reap(pid_t pid, int *ret_status)
  * Wait for the command, handing on the signals meant for it.  The signals
  * are blocked and read from a signalfd, so none is lost between waitpid()
  * and sleeping, and nothing runs in a signal handler.
+ *
+ * Only signals sent by a process are forwarded.  Those the kernel raises
+ * for a terminal (Ctrl-C, Ctrl-\, a resize, a hangup) go to the whole
+ * foreground process group, which the command belongs to, or which it has
+ * replaced with its own: forwarding them would deliver them twice, or to a
+ * command that moved out of the foreground on purpose.
  */
 static int wait_forwarding(pid_t pid, const sigset_t *set, int *ret_status,
 			   struct hijack_diag *d)
@@ -447,7 +470,7 @@ static int wait_forwarding(pid_t pid, const sigset_t *set, int *ret_status,
 		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
 			return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
 		while (read(sfd, &si, sizeof(si)) == sizeof(si))
-			if (si.ssi_signo != SIGCHLD)
+			if (si.ssi_signo != SIGCHLD && si.ssi_code != SI_KERNEL)
 				(void)kill(pid, (int)si.ssi_signo);
 	}
 	/* Consume what arrived too late to forward, so it does not hit us. */
@@ -605,11 +628,7 @@ static int start(struct spawn *s, int status_r, int *ret_subreaper,
 
 	pid = relay ? fork() : fork_into_cgroup(s);
 	if (pid < 0) {
-		r = errno == EBUSY ?
-		    hj_diag_set(d, HIJACK_STEP_CGROUP, EBUSY,
-				"cgroup v2 of pid %d refuses new processes (controllers enabled for its children); use --cgroups=keep",
-				(int)s->p->pid) :
-		    hj_diag_set(d, HIJACK_STEP_FORK, errno, "command");
+		r = fork_failed(s, errno, d);
 		goto undo_pidns;
 	}
 	if (pid == 0) {
