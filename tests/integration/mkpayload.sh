@@ -33,7 +33,8 @@ WRAP
 chmod 755 "$out/bin/hijack"
 
 cp "$builddir/tests/integration/fixture" "$out/bin/fixture"
-cp "$srcdir"/tests/integration/lib.sh "$srcdir"/tests/integration/0[1-5]-*.t "$out/tests/"
+cp "$srcdir"/tests/integration/lib.sh "$srcdir"/tests/integration/0[1-5]-*.t \
+	"$srcdir"/tests/integration/08-*.t "$out/tests/"
 mkdir -p "$out/tests/expected"
 cp "$srcdir/tests/integration/expected/help.txt" "$out/tests/expected/"
 cp "$srcdir/tests/integration/run-in-vm.sh" "$out/run-tests"
