@@ -22,6 +22,9 @@
 #   -O DIR      a kernel O= build directory, for gen_init_cpio (default:
 #               the one BASELINE_BZIMAGE was built in)
 #   -t SECS     timeout of one boot (default 900)
+#   -x WORD     extra kernel command-line word for the baseline boots,
+#               -X WORD for the candidate boots (repeatable; e.g. the
+#               canary: -X fork_canary=800)
 #
 # Each pair of boots (A then B, same setup) draws from the master seed a
 # workload order and an environment pad of 1-46 bytes, so hidden layout
@@ -52,6 +55,8 @@ minbatch=10
 seed=1
 kout=
 timeout=900
+base_words=()
+cand_words=()
 
 die() {
 	echo "gate: $*" >&2
@@ -59,11 +64,11 @@ die() {
 }
 
 usage() {
-	sed -n '7,27s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,30s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
-while getopts o:n:c:m:M:w:S:b:s:O:t: opt; do
+while getopts o:n:c:m:M:w:S:b:s:O:t:x:X: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	n) looks=$OPTARG ;;
@@ -76,6 +81,8 @@ while getopts o:n:c:m:M:w:S:b:s:O:t: opt; do
 	s) seed=$OPTARG ;;
 	O) kout=$OPTARG ;;
 	t) timeout=$OPTARG ;;
+	x) base_words+=(-a "$OPTARG") ;;
+	X) cand_words+=(-a "$OPTARG") ;;
 	*) usage ;;
 	esac
 done
@@ -128,7 +135,7 @@ next_random() {
 	echo $(( rng_state / 65536 ))
 }
 
-# one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD
+# one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD [-a WORD]...
 one_boot() {
 	local log=$3/boot$4.log json=$3/boot$4.json
 	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=$5"
@@ -136,6 +143,7 @@ one_boot() {
 		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
 		     -a "fb_clock=$clock")
 	[ -n "$workloads" ] && words+=(-a "fb_workloads=$workloads")
+	words+=("${@:7}")
 	"$kernel_dir/boot.sh" ${boot_flags[@]+"${boot_flags[@]}"} -t "$timeout" \
 		-l "$log" "${words[@]}" "$1" "$tmp/initramfs.cpio.gz" ||
 		echo "gate: boot $4 of $2 exited $?" >&2
@@ -172,8 +180,10 @@ for ((look = 1; look <= nr_looks; look++)); do
 		pad=$(head -c $(( $(next_random) % 46 + 1 )) /dev/zero | tr '\0' p)
 		echo "gate: pair $done_pairs: seed $bootseed, pad ${#pad}" >&2
 		# the same setup for both kernels of a pair
-		one_boot "$base" baseline "$out/A" "$done_pairs" "$bootseed" "$pad"
-		one_boot "$cand" candidate "$out/B" "$done_pairs" "$bootseed" "$pad"
+		one_boot "$base" baseline "$out/A" "$done_pairs" "$bootseed" "$pad" \
+			${base_words[@]+"${base_words[@]}"}
+		one_boot "$cand" candidate "$out/B" "$done_pairs" "$bootseed" "$pad" \
+			${cand_words[@]+"${cand_words[@]}"}
 	done
 	echo "gate: look $look of $nr_looks after $done_pairs pairs" >&2
 	rc=0
