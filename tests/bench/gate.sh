@@ -7,8 +7,8 @@
 # usage: gate.sh [options] BASELINE_BZIMAGE CANDIDATE_BZIMAGE
 #
 #   -o DIR      results (default ./gate-results): A/ and B/ hold one JSON
-#               per boot; verdict.txt, verdict.json, verdict.ktap, gate.svg
-#               and ministat/ the judgement
+#               per boot, logs/ the serial logs; verdict.txt, verdict.json,
+#               verdict.ktap, gate.svg and ministat/ the judgement
 #   -n LIST     boot pairs at each look, e.g. 5,10,20 (default 8): after
 #               each look the gate stops unless the result is INCONCLUSIVE
 #   -c CLOCK    instruction (default; TCG -icount), real (KVM) or
@@ -117,7 +117,7 @@ emulator)
 esac
 : "${margin2:=$(echo "2 * $margin" | bc -l)}"
 
-mkdir -p "$out/A" "$out/B"
+mkdir -p "$out/A" "$out/B" "$out/logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -137,7 +137,7 @@ next_random() {
 
 # one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD [-a WORD]...
 one_boot() {
-	local log=$3/boot$4.log json=$3/boot$4.json
+	local log=$out/logs/$(basename "$3")-boot$4.log json=$3/boot$4.json
 	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=$5"
 		     -a "fb_boot=$4" -a "fb_kernel=$2" -a "fb_pad=$6"
 		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
