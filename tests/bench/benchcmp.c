@@ -835,6 +835,13 @@ int main(int argc, char **argv)
 
 	if (side_load(argv[optind], o.field, &base, err, sizeof(err)))
 		bad_input("%s", err);
+	/*
+	 * Batches of one boot share its layout and timer phase: they are not
+	 * independent samples, and an interval from them is too narrow.
+	 */
+	if (base.json && base.nr_files == 1)
+		fprintf(stderr, "benchcmp: warning: %s is one forkbench run: its batches are not independent samples; give one file per boot\n",
+			base.label);
 	nr_cands = argc - optind - 1;
 	cands = calloc(nr_cands, sizeof(*cands));
 	if (!cands)
