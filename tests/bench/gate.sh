@@ -128,11 +128,13 @@ cp "$here/run-bench.sh" "$tmp/payload/run-bench"
 chmod 755 "$tmp/payload/run-bench"
 "$kernel_dir/mkinitramfs.sh" -O "$kout" -o "$tmp/initramfs.cpio.gz" -p "$tmp/payload"
 
-# A reproducible stream of numbers from the master seed.
+# A reproducible stream of numbers from the master seed, in $random (not
+# printed: a $(...) subshell would lose the generator's state).
 rng_state=$seed
+random=0
 next_random() {
 	rng_state=$(( (rng_state * 1103515245 + 12345) % 2147483648 ))
-	echo $(( rng_state / 65536 ))
+	random=$(( rng_state / 65536 ))
 }
 
 # one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD [-a WORD]...
@@ -176,8 +178,10 @@ for ((look = 1; look <= nr_looks; look++)); do
 	target=${schedule[look - 1]}
 	while [ "$done_pairs" -lt "$target" ]; do
 		done_pairs=$((done_pairs + 1))
-		bootseed=$(next_random)
-		pad=$(head -c $(( $(next_random) % 46 + 1 )) /dev/zero | tr '\0' p)
+		next_random
+		bootseed=$random
+		next_random
+		pad=$(head -c $(( random % 46 + 1 )) /dev/zero | tr '\0' p)
 		echo "gate: pair $done_pairs: seed $bootseed, pad ${#pad}" >&2
 		# the same setup for both kernels of a pair
 		one_boot "$base" baseline "$out/A" "$done_pairs" "$bootseed" "$pad" \
