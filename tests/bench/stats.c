@@ -76,7 +76,8 @@ void stats_summarise(const double *v, size_t n, double conf,
 	s->median = median_sorted(c, n);
 	for (size_t i = 0; i < n; i++)
 		sum += c[i];
-	s->mean = sum / n;
+	/* identical values (the instruction clock) have exactly no spread */
+	s->mean = c[0] == c[n - 1] ? c[0] : sum / n;
 	for (size_t i = 0; i < n; i++)
 		ss += (c[i] - s->mean) * (c[i] - s->mean);
 	s->sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
