@@ -64,7 +64,11 @@ int stats_hl_shift(const double *x, size_t n, const double *y, size_t m,
 int stats_mw_margin_p(const double *x, size_t n, const double *y, size_t m,
 		      double delta, double *p_above, double *p_below);
 
-/* Two-sided Mann-Whitney p of "no difference", tie-corrected. */
+/*
+ * Two-sided Mann-Whitney p of "no difference": exact for small samples
+ * (counted without ties, enumerated over the relabellings with ties),
+ * else the normal approximation with the tie correction.
+ */
 int stats_mw_p(const double *x, size_t n, const double *y, size_t m,
 	       double *p, double *u);
 
