@@ -241,6 +241,52 @@ else
 fi
 grep_ok "the SVG shows the verdict" "FAIL" "$tmp/p.svg"
 
+# -- the statistics against their definitions (python3 does it by brute
+# -- force: all n*m log differences, all relabellings) ----------------------
+printf '1\n1\n2\n3\n3\n' >"$tmp/t1"
+printf '2\n3\n4\n4\n5\n' >"$tmp/t2"
+check "tied samples" 0 "$BENCHCMP" --margin 1000 "$tmp/t1" "$tmp/t2"
+grep_ok "exact Mann-Whitney p with ties (22/252)" "Mann-Whitney p=0.0873" "$tmp/out"
+if $have_python; then
+	gen --seed 51 --n 7 --noise 3 >"$tmp/h1"
+	gen --seed 52 --n 9 --noise 3 --shift 2 >"$tmp/h2"
+	"$BENCHCMP" --json --confidence 80 "$tmp/h1" "$tmp/h2" >"$tmp/h.json" 2>/dev/null
+	if python3 - "$tmp/h1" "$tmp/h2" "$tmp/h.json" >"$tmp/jerr" 2>&1 <<'EOF'
+import itertools, json, math, sys
+x = [float(l) for l in open(sys.argv[1])]
+y = [float(l) for l in open(sys.argv[2])]
+row = json.load(open(sys.argv[3]))["rows"][0]
+n, m = len(x), len(y)
+d = sorted(math.log(b) - math.log(a) for a in x for b in y)
+# the null distribution of U by brute force over all relabellings
+counts = {}
+for ys in itertools.combinations(range(n + m), m):
+    u = sum(1 for j in ys for i in range(n + m) if i not in ys and i < j)
+    counts[u] = counts.get(u, 0) + 1
+total = sum(counts.values())
+cdf = lambda c: sum(v for u, v in counts.items() if u <= c) / total
+alpha = 0.10
+k = 0
+while cdf(k) <= alpha:
+    k += 1
+lo, hi = math.exp(d[k - 1]), math.exp(d[n * m - k])
+est = math.exp((d[(n * m - 1) // 2] + d[n * m // 2]) / 2)
+got_lo, got_hi = row["ci"]
+assert abs(got_lo / lo - 1) < 1e-9, (got_lo, lo)
+assert abs(got_hi / hi - 1) < 1e-9, (got_hi, hi)
+assert abs(row["ratio"] / est - 1) < 1e-9, (row["ratio"], est)
+assert abs(row["ci_coverage"] - (1 - 2 * cdf(k - 1))) < 1e-9
+EOF
+	then
+		ok "Hodges-Lehmann estimate and interval match their definition"
+	else
+		not_ok "Hodges-Lehmann estimate and interval match their definition"
+		sed 's/^/# /' "$tmp/jerr"
+	fi
+else
+	skip "Hodges-Lehmann estimate and interval match their definition" "python3 not installed"
+fi
+
 # -- ministat reads the same files ----------------------------------------
 if command -v ministat >/dev/null 2>&1; then
 	check "ministat reads the sample files" 0 ministat -c 90 "$tmp/base" "$tmp/slow"
