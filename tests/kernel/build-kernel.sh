@@ -164,12 +164,9 @@ if [ -n "$series_dir" ]; then
 	have=$(cat "$src/.hijack-series-hash" 2>/dev/null || true)
 	if [ "$want" != "$have" ]; then
 		log "applying ${#patches[@]} patch(es) from $series_dir"
-		# Files the previous series changed go back to pristine content
-		# with pristine (old) mtimes: objects built from the patched
-		# version would look up to date. Touch them after the copy.
 		stale=
 		[ -f "$src/.hijack-series-files" ] && stale=$(cat "$src/.hijack-series-files")
-		rm -rf "$src"
+		rm -rf "$src.tmp"
 		cp -al "$pristine" "$src.tmp"
 		rm -f "$src.tmp/.hijack-tarkey"
 		for p in "${patches[@]}"; do
@@ -187,12 +184,30 @@ if [ -n "$series_dir" ]; then
 				die "patch modified $f in place, pristine tree is corrupt: rm -rf $pristine"
 			fi
 		done
-		for f in $stale; do
-			if printf '%s\n' "$new" | grep -Fxq "$f"; then
-				continue
-			fi
-			unshare_file "$src.tmp/$f"
-		done
+		# make decides by mtime, so give every file the series touches
+		# (now or before) an mtime that tells the truth about its
+		# content compared with the previous tree:
+		# - same content: keep the old mtime, so that editing a commit
+		#   message or only the selftest rebuilds nothing (patch stamps
+		#   every file it writes with the current time);
+		# - a file the old series changed and the new one does not is
+		#   back to pristine content with pristine's old mtime, older
+		#   than the objects built from the patched version: give it a
+		#   fresh mtime (on a private copy, pristine is shared).
+		if [ -d "$src" ]; then
+			for f in $(printf '%s\n' "$stale" "$new" | sort -u); do
+				[ -f "$src.tmp/$f" ] || continue
+				if [ -f "$src/$f" ] && cmp -s "$src/$f" "$src.tmp/$f"; then
+					if printf '%s\n' "$new" | grep -Fxq "$f" &&
+					   ! [ "$src.tmp/$f" -ef "$pristine/$f" ]; then
+						touch -r "$src/$f" "$src.tmp/$f"
+					fi
+				elif ! printf '%s\n' "$new" | grep -Fxq "$f"; then
+					unshare_file "$src.tmp/$f"
+				fi
+			done
+			rm -rf "$src"
+		fi
 		printf '%s\n' "$new" >"$src.tmp/.hijack-series-files"
 		echo "$want" >"$src.tmp/.hijack-series-hash"
 		mv "$src.tmp" "$src"
@@ -204,7 +219,14 @@ fi
 # --- configuration --------------------------------------------------------
 
 out=$kcache/build/$name
+# Objects built from another tarball may be newer than the new sources'
+# mtimes (tar keeps the upstream ones): start such a build dir afresh.
+if [ -f "$out/.hijack-tarkey" ] && [ "$(cat "$out/.hijack-tarkey")" != "$tarkey" ]; then
+	log "new source tarball: cleaning $out"
+	rm -rf "$out"
+fi
 mkdir -p "$out"
+echo "$tarkey" >"$out/.hijack-tarkey"
 kmake() {
 	make $quiet -C "$src" O="$out" ARCH=x86_64 -j"$jobs" "$@" >&2
 }
