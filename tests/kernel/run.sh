@@ -90,6 +90,13 @@ if [ "$debug" = 1 ]; then
 fi
 out=$kcache/out/$variant
 mkdir -p "$out"
+# Two runs of one variant would share the O= directory (kselftest, headers)
+# and the console log: let the second wait for the first.
+exec 8>"$out/.lock"
+if ! flock -n 8; then
+	echo "run.sh: another run of $variant is in progress, waiting" >&2
+	flock 8
+fi
 
 # --- kernel ------------------------------------------------------------------
 
