@@ -549,13 +549,12 @@ static void print_ktap(const struct opts *o, struct row *rows, size_t nr,
 		print_bound(f, r->lo);
 		fputs(", ", f);
 		print_bound(f, r->hi);
-		fprintf(f, "] n=%zu m=%zu MW p=%.3g: %s\n", r->n, r->m, r->mw_p,
-			r->reason);
+		fprintf(f, "] n=%zu m=%zu MW p=%.3g: %s: %s\n", r->n, r->m,
+			r->mw_p, verdict_label(o, r->verdict), r->reason);
+		/* only SKIP may follow the name: KTAP reads '#' as a directive */
 		fprintf(f, "%s %zu %s", bad ? "not ok" : "ok", i + 1, r->name);
 		if (r->verdict == V_INCONCLUSIVE)
 			fputs(" # SKIP inconclusive", f);
-		else if (o->clock && !strcmp(o->clock, "instruction"))
-			fputs(" # instruction model", f);
 		fputc('\n', f);
 	}
 	fprintf(f, "# overall: %s\n", overall);
