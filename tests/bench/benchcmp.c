@@ -491,6 +491,9 @@ static void print_row_text(const struct opts *o, FILE *f, const struct row *r,
 	else
 		fprintf(f, "  No difference proven at %.1f%% confidence (Student's t, pooled s = %.6g)\n",
 			100 * conf_look, r->t.pooled_sd);
+	if (r->p_fail >= 0)
+		fprintf(f, "  against the margin: p(slower by more) = %.3g, p(not slower by as much) = %.3g (before Holm)\n",
+			r->p_fail, r->p_pass);
 	fprintf(f, "  verdict: %s: %s\n\n", verdict_label(o, r->verdict), r->reason);
 }
 
