@@ -20,12 +20,15 @@
 #   SOURCE_DATE_EPOCH  build timestamp recorded in the kernel (default 0)
 #
 # Prints the path of the bzImage on the last line of stdout; everything
-# else goes to stderr.
+# else goes to stderr. An immutable copy, named by its sha256, is kept in
+# $HIJACK_KCACHE/images/NAME-<sha256:12>.bzImage (NAME.bzImage links to the
+# latest): boot that one when the kernel must not change during a run.
 #
 # Cache layout ($HIJACK_KCACHE):
 #   src/pristine-<ver>/   the tarball, extracted once, never modified
 #   src/<NAME>/           hard-link copy of pristine with the series applied
 #   build/<NAME>/         O= directory (objects, .config, bzImage)
+#   images/               immutable bzImage copies
 # The pristine tree is shared by hard links, so a patch must never write
 # to a file in place: GNU patch writes a new file and renames it over the
 # old one, which breaks the link; apply_series() verifies that.
@@ -273,7 +276,19 @@ log "make bzImage in $out (-j$jobs)"
 kmake bzImage
 image=$out/arch/x86/boot/bzImage
 [ -f "$image" ] || die "no bzImage after build"
+# kbuild rewrites bzImage in place, under the feet of anyone booting it.
+# Publish an immutable copy named by content, for runs that must boot the
+# same kernel for hours (the gate), plus a symlink to the latest one.
+mkdir -p "$kcache/images"
+sum=$(sha256sum "$image" | cut -c1-12)
+copy=$kcache/images/$name-$sum.bzImage
+if [ ! -f "$copy" ]; then
+	cp "$image" "$copy.tmp"
+	mv "$copy.tmp" "$copy"
+fi
+ln -sfn "${copy##*/}" "$kcache/images/$name.bzImage"
 log "$(cat "$out/include/config/kernel.release") built: $image"
+log "immutable copy: $copy"
 echo "$image"
 exit
 }
