@@ -98,7 +98,7 @@ $0 ~ printk_re {
 	next
 }
 
-!in_ktap && !seen_ktap && /KTAP version 1[[:space:]]*$/ {
+!in_ktap && !seen_ktap && /^KTAP version 1[[:space:]]*$/ {
 	in_ktap = 1
 	seen_ktap = 1
 	if (ktap_out != "")
