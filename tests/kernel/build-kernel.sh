@@ -8,8 +8,10 @@
 #   NAME        build variant (e.g. vanilla, patched, patched-debug); names
 #               the source copy and the O= build directory in the cache
 #   SERIES_DIR  a directory holding `series` and the patches it lists,
-#               applied with patch -p1 in order; omit for vanilla
-#   -c FRAG     extra Kconfig fragment, merged after config/base.config
+#               applied with patch -p1 in order; omit for vanilla. Its
+#               `config` file, if any, is merged after config/base.config
+#               (the options the series needs, e.g. CONFIG_HIJACK=y)
+#   -c FRAG     extra Kconfig fragment, merged after those
 #               (repeatable; later fragments win)
 #   -q          quieter make output
 #
@@ -59,12 +61,12 @@ while getopts c:q opt; do
 	c) [ -r "$OPTARG" ] || die "cannot read fragment $OPTARG"
 	   frags+=("$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG")") ;;
 	q) quiet=-s ;;
-	*) sed -n '4,16s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,18s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	sed -n '4,16s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,18s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 name=$1
@@ -75,6 +77,12 @@ esac
 if [ -n "$series_dir" ]; then
 	[ -r "$series_dir/series" ] || die "no series file in $series_dir"
 	series_dir=$(cd "$series_dir" && pwd)
+	# Right after the base, so that -c fragments can still override it.
+	# Every caller (check-kernel, the gate) then builds the series with
+	# the options it needs, without having to know about them.
+	if [ -r "$series_dir/config" ]; then
+		frags=("${frags[0]}" "$series_dir/config" "${frags[@]:1}")
+	fi
 fi
 
 # Identical sources must give identical images: kbuild otherwise records

@@ -82,7 +82,7 @@ else
 	if [ ! -r "$repo/kernel-patch/series" ]; then
 		die "kernel-patch/series is missing: the hijack patch series is not in the tree yet, nothing to test (run.sh --vanilla tests the harness alone)"
 	fi
-	[ -r "$repo/kernel-patch/config" ] && build_args+=(-c "$repo/kernel-patch/config")
+	# build-kernel.sh merges kernel-patch/config itself.
 fi
 if [ "$debug" = 1 ]; then
 	variant=$variant-debug

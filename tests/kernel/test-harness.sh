@@ -41,7 +41,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 
 # ---- ktap-check.sh -----------------------------------------------------------
 
@@ -180,6 +180,16 @@ fi
 echo CONFIG_DROPPED=y >"$tmp/drop.config"
 check "build-kernel: a fragment line Kconfig drops fails the build" 1 \
 	"$bk" -q -c "$tmp/drop.config" v "$tmp/s2"
+
+mkseries "$tmp/s3" "with a config" A1 B2
+echo CONFIG_SERIES_OPT=y >"$tmp/s3/config"
+if "$bk" -q v "$tmp/s3" >"$tmp/out" 2>&1 &&
+   grep -qx CONFIG_SERIES_OPT=y "$HIJACK_KCACHE/build/v/.config"; then
+	ok "build-kernel: the series' own config fragment is merged"
+else
+	not_ok "build-kernel: the series' own config fragment is merged"
+	sed 's/^/# /' "$tmp/out"
+fi
 
 [ "$failed" = 0 ]
 exit
