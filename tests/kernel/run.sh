@@ -3,7 +3,7 @@
 #
 # run.sh - `make check-kernel`: build, boot and judge the patched kernel.
 #
-# usage: run.sh [--vanilla] [--debug] [--icount] [-a WORDS]... [-v]
+# usage: run.sh [--vanilla] [--debug] [--icount] [--smp N] [-a WORDS]... [-v]
 #
 #   --vanilla   build without kernel-patch/ (the harness alone; the gate's
 #               baseline); the smoke test then checks the hijack sysfs
@@ -11,6 +11,8 @@
 #   --debug     add config/debug.config (lockdep, KASAN, atomic-sleep
 #               checks) in its own build directory
 #   --icount    boot on the instruction clock (see boot.sh -I)
+#   --smp N     virtual CPUs (default 1; 2 exercises races for real, at
+#               about half the speed under TCG)
 #   -a WORDS    extra kernel command-line words (repeatable)
 #   -v          show the console while the guest runs
 #
@@ -35,7 +37,7 @@ debug=0
 boot_opts=()
 
 usage() {
-	sed -n '4,20s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,22s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--vanilla) vanilla=1 ;;
 	--debug) debug=1 ;;
 	--icount) boot_opts+=(-I) ;;
+	--smp) [ $# -ge 2 ] || usage; boot_opts+=(-s "$2"); shift ;;
 	-a) [ $# -ge 2 ] || usage; boot_opts+=(-a "$2"); shift ;;
 	-v) boot_opts+=(-v) ;;
 	-h|--help) usage ;;
