@@ -560,6 +560,20 @@ static void print_ktap(const struct opts *o, struct row *rows, size_t nr,
 			fputs(" # SKIP inconclusive", f);
 		fputc('\n', f);
 	}
+	{
+		size_t pass = 0, fail = 0, skip = 0;
+
+		for (size_t i = 0; i < nr; i++) {
+			enum verdict v = rows[i].verdict;
+
+			fail += v == V_FAIL || v == V_MOVED;
+			skip += v == V_INCONCLUSIVE;
+			pass += v == V_PASS || v == V_STEADY;
+		}
+		/* the summary line kselftest's ksft_print_cnts() prints */
+		fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n",
+			pass, fail, skip);
+	}
 	fprintf(f, "# overall: %s\n", overall);
 }
 
