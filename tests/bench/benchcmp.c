@@ -336,6 +336,38 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void json_str_or_null(FILE *f, const char *s)
+{
+	if (s)
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
+/* The files of a side and the environment each one recorded. */
+static void json_files(FILE *f, const struct side *side)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < side->nr_files; i++) {
+		const struct side_file *sf = &side->files[i];
+
+		fputs(i ? ",\n        {\"path\": " : "\n        {\"path\": ", f);
+		json_str_or_null(f, sf->path);
+		fputs(", \"release\": ", f);
+		json_str_or_null(f, sf->release);
+		fputs(", \"version\": ", f);
+		json_str_or_null(f, sf->version);
+		fputs(", \"accelerator\": ", f);
+		json_str_or_null(f, sf->accelerator);
+		fputs(", \"clock\": ", f);
+		json_str_or_null(f, sf->clock);
+		fputs(", \"cmdline\": ", f);
+		json_str_or_null(f, sf->cmdline);
+		fputs("}", f);
+	}
+	fputs("]", f);
+}
+
 static void json_side(FILE *f, const char *label, const struct stats_summary *s,
 		      const double *v, size_t n)
 {
@@ -360,6 +392,7 @@ static void json_side(FILE *f, const char *label, const struct stats_summary *s,
 }
 
 static void print_json(const struct opts *o, const struct side *base,
+		       const struct side *cands, size_t nr_cands,
 		       struct row *rows, size_t nr, double alpha,
 		       const size_t *family_size, const char *overall, int code)
 {
@@ -387,7 +420,19 @@ static void print_json(const struct opts *o, const struct side *base,
 	for (int fam = 0; fam < NR_FAMILIES; fam++)
 		fprintf(f, "%s\"%s\": %zu", fam ? ", " : "", family_name[fam],
 			family_size[fam]);
-	fputs("}},\n  \"rows\": [", f);
+	fputs("}},\n  \"inputs\": {\n    \"baseline\": {\"label\": ", f);
+	json_str(f, base->label);
+	fputs(", \"files\": ", f);
+	json_files(f, base);
+	fputs("}", f);
+	for (size_t i = 0; i < nr_cands; i++) {
+		fprintf(f, ",\n    \"candidate%zu\": {\"label\": ", i + 1);
+		json_str(f, cands[i].label);
+		fputs(", \"files\": ", f);
+		json_files(f, &cands[i]);
+		fputs("}", f);
+	}
+	fputs("\n  },\n  \"rows\": [", f);
 	for (size_t i = 0; i < nr; i++) {
 		struct row *r = &rows[i];
 
@@ -938,7 +983,8 @@ int main(int argc, char **argv)
 
 	switch (o.output) {
 	case OUT_JSON:
-		print_json(&o, &base, rows, nr, alpha, family_size, overall, code);
+		print_json(&o, &base, cands, nr_cands, rows, nr, alpha,
+			   family_size, overall, code);
 		break;
 	case OUT_KTAP:
 		print_ktap(&o, rows, nr, overall);

@@ -143,7 +143,7 @@ one_boot() {
 	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=$5"
 		     -a "fb_boot=$4" -a "fb_kernel=$2" -a "fb_pad=$6"
 		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
-		     -a "fb_clock=$clock")
+		     -a "fb_clock=$clock" -a "hijack_accel=$HIJACK_ACCEL")
 	[ -n "$workloads" ] && words+=(-a "fb_workloads=$workloads")
 	words+=("${@:7}")
 	"$kernel_dir/boot.sh" ${boot_flags[@]+"${boot_flags[@]}"} -t "$timeout" \

@@ -25,7 +25,25 @@ struct file_data {
 	bool json;
 	struct series *series;
 	size_t nr;
+	struct side_file info;
 };
+
+static char *env_string(const struct json *env, const char *key)
+{
+	const struct json *v = json_get(env, key);
+
+	return v && v->type == JSON_STRING ? strdup(v->string) : NULL;
+}
+
+static void free_file_info(struct side_file *f)
+{
+	free(f->path);
+	free(f->release);
+	free(f->version);
+	free(f->cmdline);
+	free(f->accelerator);
+	free(f->clock);
+}
 
 static int read_whole(const char *path, char **ret_buf, size_t *ret_len,
 		      char *err, size_t errlen)
@@ -194,6 +212,16 @@ static int parse_forkbench(const char *path, const char *buf, size_t len,
 		snprintf(err, errlen, "%s:%u: not a forkbench document (no \"forkbench\" or \"workloads\")",
 			 path, doc->line);
 		goto out;
+	}
+	{
+		const struct json *env = json_get(doc, "env");
+
+		/* missing members stay NULL: they only describe the run */
+		fd->info.release = env_string(env, "release");
+		fd->info.version = env_string(env, "version");
+		fd->info.cmdline = env_string(env, "cmdline");
+		fd->info.accelerator = env_string(env, "accelerator");
+		fd->info.clock = env_string(json_get(env, "tags"), "clock");
 	}
 	fd->series = calloc(wls->nr ? wls->nr : 1, sizeof(*fd->series));
 	if (!fd->series)
@@ -392,13 +420,21 @@ int side_load(const char *arg, const char *field, struct side *side,
 		goto out;
 	}
 	side->nr_files = nr;
+	side->files = calloc(nr, sizeof(*side->files));
+	if (!side->files) {
+		snprintf(err, errlen, "%s: out of memory", arg);
+		goto out;
+	}
 	for (size_t f = 0; f < nr; f++) {
 		struct file_data fd = { 0 };
 
 		if (load_file(files[f], field, &fd, err, errlen)) {
 			free_series(fd.series, fd.nr);
+			free_file_info(&fd.info);
 			goto out;
 		}
+		fd.info.path = strdup(files[f]);
+		side->files[f] = fd.info;
 		if (f && fd.json != side->json) {
 			snprintf(err, errlen, "%s: mixes forkbench JSON and ministat files",
 				 arg);
@@ -441,6 +477,9 @@ out:
 
 void side_free(struct side *side)
 {
+	for (size_t f = 0; side->files && f < side->nr_files; f++)
+		free_file_info(&side->files[f]);
+	free(side->files);
 	free_series(side->series, side->nr_series);
 	free(side->label);
 	memset(side, 0, sizeof(*side));

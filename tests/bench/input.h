@@ -22,10 +22,18 @@ struct series {
 	size_t n;
 };
 
+/* Where a side's numbers came from: one entry per file (per boot). */
+struct side_file {
+	char *path;
+	/* from forkbench's "env", NULL for ministat files */
+	char *release, *version, *cmdline, *accelerator, *clock;
+};
+
 struct side {
 	char *label;		/* the argument as given */
 	bool json;
 	size_t nr_files;
+	struct side_file *files;
 	struct series *series;
 	size_t nr_series;
 };
