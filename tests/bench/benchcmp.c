@@ -357,6 +357,8 @@ static void json_files(FILE *f, const struct side *side)
 		json_str_or_null(f, sf->release);
 		fputs(", \"version\": ", f);
 		json_str_or_null(f, sf->version);
+		fputs(", \"build_id\": ", f);
+		json_str_or_null(f, sf->build_id);
 		fputs(", \"accelerator\": ", f);
 		json_str_or_null(f, sf->accelerator);
 		fputs(", \"clock\": ", f);

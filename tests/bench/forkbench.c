@@ -1459,6 +1459,47 @@ static char *cpu_model(void)
 	return model ? model : strdup("");
 }
 
+/*
+ * The kernel's GNU build ID, from the ELF notes the kernel exports, as hex;
+ * "" when there is none.  It names the exact kernel binary a result came
+ * from, which the release string does not.
+ */
+static char *kernel_build_id(void)
+{
+	unsigned char buf[4096];
+	char *hex = calloc(1, 2 * 64 + 1);
+	ssize_t len = 0;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (!hex)
+		die("out of memory");
+	if (fd >= 0) {
+		len = read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	/* Elf64_Nhdr and Elf32_Nhdr are the same: three 32-bit words */
+	for (ssize_t off = 0; off + (ssize_t)sizeof(Elf64_Nhdr) <= len;) {
+		Elf64_Nhdr nh;
+		size_t name, desc;
+
+		memcpy(&nh, buf + off, sizeof(nh));
+		name = (nh.n_namesz + 3) & ~3U;
+		desc = (nh.n_descsz + 3) & ~3U;
+		if (off + sizeof(nh) + name + desc > (size_t)len)
+			break;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(buf + off + sizeof(nh), "GNU", 4) && nh.n_descsz <= 64) {
+			const unsigned char *id = buf + off + sizeof(nh) + name;
+
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				sprintf(hex + 2 * i, "%02x", id[i]);
+			break;
+		}
+		off += sizeof(nh) + name + desc;
+	}
+	return hex;
+}
+
 /* The value of word "key=value" on the kernel command line, or NULL. */
 static char *cmdline_word(const char *cmdline, const char *key)
 {
@@ -1485,6 +1526,7 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 	char *aslr = read_line("/proc/sys/kernel/randomize_va_space");
 	char *model = cpu_model();
 	char *accel = cmdline_word(cmdline, "hijack_accel");
+	char *build_id = kernel_build_id();
 	DIR *vulns;
 
 	/* the harness may know better than the guest: --tag accelerator=... */
@@ -1499,6 +1541,8 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 	json_string(f, u.release);
 	fprintf(f, ",\n    \"version\": ");
 	json_string(f, u.version);
+	fprintf(f, ",\n    \"build_id\": ");
+	json_string(f, build_id);
 	fprintf(f, ",\n    \"machine\": ");
 	json_string(f, u.machine);
 	fprintf(f, ",\n    \"proc_version\": ");
@@ -1576,6 +1620,7 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 	free(aslr);
 	free(model);
 	free(accel);
+	free(build_id);
 }
 
 static void print_json(struct bench *b, FILE *f, struct result *res,

@@ -40,6 +40,7 @@ static void free_file_info(struct side_file *f)
 	free(f->path);
 	free(f->release);
 	free(f->version);
+	free(f->build_id);
 	free(f->cmdline);
 	free(f->accelerator);
 	free(f->clock);
@@ -219,6 +220,7 @@ static int parse_forkbench(const char *path, const char *buf, size_t len,
 		/* missing members stay NULL: they only describe the run */
 		fd->info.release = env_string(env, "release");
 		fd->info.version = env_string(env, "version");
+		fd->info.build_id = env_string(env, "build_id");
 		fd->info.cmdline = env_string(env, "cmdline");
 		fd->info.accelerator = env_string(env, "accelerator");
 		fd->info.clock = env_string(json_get(env, "tags"), "clock");

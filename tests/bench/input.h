@@ -26,7 +26,7 @@ struct series {
 struct side_file {
 	char *path;
 	/* from forkbench's "env", NULL for ministat files */
-	char *release, *version, *cmdline, *accelerator, *clock;
+	char *release, *version, *build_id, *cmdline, *accelerator, *clock;
 };
 
 struct side {

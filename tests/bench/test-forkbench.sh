@@ -88,7 +88,7 @@ for w in wl:
         for k in ("user_ns", "sys_ns", "cusr_ns", "csys_ns"):
             assert s[k] >= 0, w["name"] + " " + k
 env = doc["env"]
-for k in ("release", "proc_version", "cmdline", "nr_cpus", "cpu_model"):
+for k in ("release", "version", "build_id", "proc_version", "cmdline", "nr_cpus", "cpu_model"):
     assert k in env, k
 assert env["tags"]["clock"] == "host"
 assert doc["options"]["seed"] == 42
