@@ -115,7 +115,12 @@ nsid() {
 
 # make_rootfs DIR: a minimal root with busybox, for chrooted targets.
 make_rootfs() {
-	_bb=$(command -v busybox) || return 1
+	# busybox's own sh may answer "busybox" for its applets: want a path.
+	_bb=""
+	for _p in "$(command -v busybox)" /bin/busybox /usr/bin/busybox; do
+		case $_p in /*) [ -x "$_p" ] && { _bb=$_p; break; } ;; esac
+	done
+	[ -n "$_bb" ] || return 1
 	mkdir -p "$1/bin" "$1/proc" "$1/tmp" "$1/work/dir"
 	cp "$_bb" "$1/bin/busybox"
 	for a in sh cat hostname id ls readlink stat sleep echo pwd kill ps true; do

@@ -13,11 +13,11 @@ srcdir=$2
 out=$builddir/vm-payload
 
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib" "$out/tests"
+mkdir -p "$out/bin" "$out/lib" "$out/libexec" "$out/tests"
 
 bin=$builddir/src/cli/.libs/hijack
 [ -x "$bin" ] || bin=$builddir/src/cli/hijack
-cp "$bin" "$out/bin/hijack.bin"
+cp "$bin" "$out/libexec/hijack"
 loader=""
 for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }'); do
 	cp -L "$lib" "$out/lib/"
@@ -25,16 +25,19 @@ for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }'
 done
 [ -n "$loader" ] || { echo "mkpayload: no dynamic loader found for $bin" >&2; exit 1; }
 
+# run-tests links the loader where the binary looks for it (/lib64).
 cat >"$out/bin/hijack" <<WRAP
 #!/bin/sh
 # Start hijack with the libraries it was built against.
-exec /opt/hijack/lib/$loader --library-path /opt/hijack/lib /opt/hijack/bin/hijack.bin \${HIJACK_FORCE_METHOD:+--method=\$HIJACK_FORCE_METHOD} "\$@"
+LD_LIBRARY_PATH=/opt/hijack/lib exec /opt/hijack/libexec/hijack \${HIJACK_FORCE_METHOD:+--method=\$HIJACK_FORCE_METHOD} "\$@"
 WRAP
+echo "$loader" >"$out/lib/LOADER"
 chmod 755 "$out/bin/hijack"
 
 cp "$builddir/tests/integration/fixture" "$out/bin/fixture"
 cp "$srcdir"/tests/integration/lib.sh "$srcdir"/tests/integration/0[1-5]-*.t \
-	"$srcdir"/tests/integration/08-*.t "$out/tests/"
+	"$srcdir"/tests/integration/08-*.t "$srcdir"/tests/integration/10-*.t \
+	"$out/tests/"
 mkdir -p "$out/tests/expected"
 cp "$srcdir/tests/integration/expected/help.txt" "$out/tests/expected/"
 cp "$srcdir/tests/integration/run-in-vm.sh" "$out/run-tests"

@@ -9,6 +9,9 @@
 # identical results.  Output: one TAP stream, a line per file and method,
 # each file's own TAP kept as comments.
 cd "$(dirname "$0")" || exit 1
+# hijack is dynamically linked: give it its loader where it looks for one.
+loader=$(cat lib/LOADER)
+[ -e "/lib64/$loader" ] || { mkdir -p /lib64 && ln -s "/opt/hijack/lib/$loader" "/lib64/$loader"; }
 export HIJACK=/opt/hijack/bin/hijack FIXTURE=/opt/hijack/bin/fixture
 export TESTDIR=/opt/hijack/tests PATH=/opt/hijack/bin:$PATH
 
