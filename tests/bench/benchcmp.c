@@ -643,6 +643,10 @@ static void write_svg(const struct opts *o, const struct side *base,
 			.x = rows[i].x, .n = rows[i].n,
 			.y = rows[i].y, .m = rows[i].m,
 			.ratio = rows[i].ratio, .lo = rows[i].lo, .hi = rows[i].hi,
+			/* where the candidate's median would sit at the margin */
+			.limit = rows[i].control ? NAN : o->higher_is_better ?
+				 rows[i].sx.median / (1 + rows[i].margin) :
+				 rows[i].sx.median * (1 + rows[i].margin),
 			.verdict = verdict_name[rows[i].verdict],
 		};
 	}

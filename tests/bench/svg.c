@@ -95,6 +95,10 @@ void svg_write(FILE *f, const char *title, const struct svg_panel *p,
 			lo = fmin(lo, q->y[k]);
 			hi = fmax(hi, q->y[k]);
 		}
+		if (isfinite(q->limit) && q->limit > 0) {
+			lo = fmin(lo, q->limit);
+			hi = fmax(hi, q->limit);
+		}
 		/* zero spread still needs an axis: 0.1% either side */
 		pad = hi > lo ? (hi - lo) * 0.05 : fabs(hi) * 0.001 + 1e-9;
 		lo -= pad;
@@ -113,6 +117,17 @@ void svg_write(FILE *f, const char *title, const struct svg_panel *p,
 			top + 42, q->n);
 		fprintf(f, "<text x=\"10\" y=\"%.1f\">candidate (%zu)</text>\n",
 			top + 72, q->m);
+		if (isfinite(q->limit) && q->limit > 0) {
+			double x = SVG_LEFT + (SVG_WIDTH - SVG_LEFT - SVG_RIGHT) *
+				   (q->limit - lo) / (hi - lo);
+
+			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#cf222e\" stroke-dasharray=\"4 3\"/>\n",
+				x, x, top + 24, top + 84);
+			/* the axis labels own the corners */
+			if (x > SVG_LEFT + 60 && x < SVG_WIDTH - SVG_RIGHT - 60)
+				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#cf222e\" font-size=\"10\" text-anchor=\"middle\">margin</text>\n",
+					x, top + 98);
+		}
 		strip(f, q->x, q->n, lo, hi, top + 38, "#0969da");
 		strip(f, q->y, q->m, lo, hi, top + 68, "#bc4c00");
 		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#999\"/>\n",

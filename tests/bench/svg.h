@@ -15,6 +15,7 @@ struct svg_panel {
 	const double *x, *y;
 	size_t n, m;
 	double ratio, lo, hi;
+	double limit;		/* baseline median x (1 + margin): a dashed line */
 	const char *verdict;
 };
 
