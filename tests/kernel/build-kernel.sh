@@ -244,8 +244,23 @@ kmake() {
 
 # Regenerate .config only when an input changed, so an unchanged rebuild
 # does not even run Kconfig.
-cfgkey=$( { cat "$src/.hijack-series-hash" 2>/dev/null || echo vanilla
-	    echo "$tarkey"; cat "${frags[@]}"; } | sha256sum | cut -d' ' -f1)
+# The result of Kconfig depends on the fragments and on the Kconfig files
+# (and the defconfig fragments tinyconfig reads), not on the rest of the
+# series: a change to C code or to a commit message keeps .config.
+kconfig_inputs() {
+	local f
+	[ -f "$src/.hijack-series-files" ] || return 0
+	while read -r f; do
+		case $f in
+		*Kconfig*|*/configs/*)
+			echo "$f"
+			[ -f "$src/$f" ] && cat "$src/$f"
+			;;
+		esac
+	done <"$src/.hijack-series-files"
+}
+cfgkey=$( { echo "$tarkey"; kconfig_inputs; cat "${frags[@]}"; } |
+	sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.hijack-config-key" 2>/dev/null)" != "$cfgkey" ]; then
 	log "configuring: tinyconfig + ${frags[*]##*/}"
 	rm -f "$out/.hijack-config-key"
