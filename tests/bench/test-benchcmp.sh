@@ -150,6 +150,15 @@ grep_ok "zero variance, 2% slower: interval [1.02, 1.02]" "\[1.02000, 1.02000\]"
 check "zero variance, 2% slower, 3% margin: PASS" 0 \
 	"$BENCHCMP" --margin 3 "$tmp/z0" "$tmp/z2"
 
+# -- the clock labels verdicts; the emulator's wall clock never PASSes ------
+check "instruction clock: the verdict says so" 0 \
+	"$BENCHCMP" --clock instruction "$tmp/z0" "$tmp/z1"
+grep_ok "PASS (instruction model)" "PASS (instruction model)" "$tmp/out"
+check "emulator wall clock: no PASS" 4 \
+	"$BENCHCMP" --clock emulator "$tmp/z0" "$tmp/z1"
+check "emulator wall clock: FAIL still FAILs" 1 \
+	"$BENCHCMP" --clock emulator "$tmp/z0" "$tmp/z2"
+
 # -- output formats -------------------------------------------------------
 check "JSON output" 1 "$BENCHCMP" --json "$tmp/base" "$tmp/slow"
 json_ok "JSON output parses" "$tmp/out"
