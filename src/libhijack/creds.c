@@ -40,17 +40,17 @@ static int to_target_ns(const struct hijack_target *t, bool userns,
 	return hj_proc_map_id(t, map, *id, id);
 }
 
-int hj_creds_read(const struct hijack_target *t, bool userns,
-		  struct hijack_creds *ret, struct hijack_diag *d)
+int hj_creds_read(const struct hijack_target *t, const char *status,
+		  bool userns, struct hijack_creds *ret, struct hijack_diag *d)
 {
 	struct hijack_creds c = { 0 };
 	unsigned long u[4], g[4], id;
 	char line[4096], *p, *end;
 	int r, i;
 
-	if ((r = hj_proc_status(t, "Uid", line, sizeof(line))) < 0 ||
+	if ((r = hj_status_field(status, "Uid", line, sizeof(line))) < 0 ||
 	    (r = parse_ids(line, u)) < 0 ||
-	    (r = hj_proc_status(t, "Gid", line, sizeof(line))) < 0 ||
+	    (r = hj_status_field(status, "Gid", line, sizeof(line))) < 0 ||
 	    (r = parse_ids(line, g)) < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, r,
 				   "/proc/%d/status: uids and gids", (int)t->pid);
@@ -64,7 +64,7 @@ int hj_creds_read(const struct hijack_target *t, bool userns,
 	c.uid = u[0], c.euid = u[1], c.suid = u[2], c.fsuid = u[3];
 	c.gid = g[0], c.egid = g[1], c.sgid = g[2], c.fsgid = g[3];
 
-	r = hj_proc_status(t, "Groups", line, sizeof(line));
+	r = hj_status_field(status, "Groups", line, sizeof(line));
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, r,
 				   "/proc/%d/status: groups", (int)t->pid);

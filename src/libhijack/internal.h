@@ -29,6 +29,7 @@ struct hj_ns_info {
 extern const struct hj_ns_info hj_ns_info[_HIJACK_NS_MAX];
 
 int hj_ns_stat(int dirfd, enum hijack_ns ns, struct stat *ret);
+int hj_ns_ino(int dirfd, enum hijack_ns ns, ino_t *ret);
 int hj_ns_enter_pidfd(int pidfd, unsigned int mask, pid_t pid,
 		      struct hijack_diag *diag);
 int hj_ns_enter_fds(const int fds[_HIJACK_NS_MAX], unsigned int mask,
@@ -43,15 +44,15 @@ int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 /* proc.c */
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
-int hj_proc_status(const struct hijack_target *t, const char *key, char *buf,
-		   size_t size);
+int hj_status_field(const char *status, const char *key, char *buf,
+		    size_t size);
 int hj_proc_map_id(const struct hijack_target *t, const char *map,
 		   unsigned long id, unsigned long *ret);
 
 /* creds.c */
 void hj_creds_free(struct hijack_creds *c);
-int hj_creds_read(const struct hijack_target *t, bool userns,
-		  struct hijack_creds *ret, struct hijack_diag *d);
+int hj_creds_read(const struct hijack_target *t, const char *status,
+		  bool userns, struct hijack_creds *ret, struct hijack_diag *d);
 int hj_creds_override(const struct hijack_target *t, const char *user,
 		      const char *group, struct hijack_creds *c,
 		      struct hijack_diag *d);
@@ -75,7 +76,7 @@ int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 
 /* seccomp.c */
 void hj_filters_free(void *filters, size_t n);
-int hj_seccomp_plan_target(const struct hijack_target *t,
+int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 			   struct hijack_plan *p, struct hijack_diag *d);
 int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
 			 struct hijack_diag *d);

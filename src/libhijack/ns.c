@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -100,6 +101,36 @@ int hj_ns_stat(int dirfd, enum hijack_ns ns, struct stat *ret)
 	(void)snprintf(path, sizeof(path), "ns/%s", hj_ns_info[ns].name);
 	if (fstatat(dirfd, path, ret, 0) < 0)
 		return -errno;
+	return 0;
+}
+
+/*
+ * The inode of a namespace, from the "type:[inode]" its link reads as
+ * (namespaces(7)).  readlink() is the cheaper look: stat() of an nsfs file
+ * goes through a dentry lookup the link text does not need, and the plan
+ * looks at sixteen of them.  All namespaces live on the one nsfs, so the
+ * device is taken once, by the caller, with stat().
+ */
+int hj_ns_ino(int dirfd, enum hijack_ns ns, ino_t *ret)
+{
+	char path[16], link[64], *end;
+	const char *name = hj_ns_info[ns].name;
+	unsigned long long ino;
+	size_t nlen = strlen(name);
+	ssize_t n;
+
+	(void)snprintf(path, sizeof(path), "ns/%s", name);
+	n = readlinkat(dirfd, path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	if (strncmp(link, name, nlen) != 0 || strncmp(link + nlen, ":[", 2) != 0)
+		return -EBADMSG;
+	errno = 0;
+	ino = strtoull(link + nlen + 2, &end, 10);
+	if (errno || *end != ']')
+		return -EBADMSG;
+	*ret = (ino_t)ino;
 	return 0;
 }
 

@@ -45,6 +45,7 @@ static int plan_namespaces(const struct hijack_target *t,
 {
 	_cleanup_close_ int self = -EBADF;
 	unsigned int want;
+	dev_t nsfs = 0;
 	int i, r;
 
 	self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -56,7 +57,7 @@ static int plan_namespaces(const struct hijack_target *t,
 		struct hijack_ns_state *s = &p->ns[i];
 		struct stat st;
 
-		r = hj_ns_stat(t->procfd, i, &st);
+		r = hj_ns_ino(t->procfd, i, &s->ino);
 		if (r == -ENOENT) {
 			/* This kernel lacks the type: fine unless asked for. */
 			if (o->ns_select & HIJACK_NS_BIT(i) & ~o->ns_exclude)
@@ -69,23 +70,26 @@ static int plan_namespaces(const struct hijack_target *t,
 			return hj_diag_set(d, HIJACK_STEP_OPEN, r,
 					   "/proc/%d/ns/%s", (int)t->pid,
 					   hijack_ns_name(i));
-		s->dev = st.st_dev;
-		s->ino = st.st_ino;
-
-		r = hj_ns_stat(self, i, &st);
+		r = hj_ns_ino(self, i, &s->self_ino);
 		if (r < 0)
 			return hj_diag_set(d, HIJACK_STEP_OPEN, r,
 					   "/proc/self/ns/%s", hijack_ns_name(i));
-		s->self_dev = st.st_dev;
-		s->self_ino = st.st_ino;
+		if (!nsfs) {
+			r = hj_ns_stat(self, i, &st);
+			if (r < 0)
+				return hj_diag_set(d, HIJACK_STEP_OPEN, r,
+						   "/proc/self/ns/%s",
+						   hijack_ns_name(i));
+			nsfs = st.st_dev;
+		}
+		s->dev = s->self_dev = nsfs;
 
 		/*
 		 * A namespace the caller is already in is never entered:
 		 * for most types it would change nothing, and setns() into
 		 * one's own user namespace fails with EINVAL.
 		 */
-		s->enter = (want & HIJACK_NS_BIT(i)) &&
-			   (s->dev != s->self_dev || s->ino != s->self_ino);
+		s->enter = (want & HIJACK_NS_BIT(i)) && s->ino != s->self_ino;
 		if (s->enter)
 			p->ns_mask |= HIJACK_NS_BIT(i);
 	}
@@ -188,6 +192,7 @@ static int plan_confinement(const struct hijack_target *t,
 			    struct hijack_diag *d)
 {
 	bool userns = p->ns[HIJACK_NS_USER].enter;
+	_cleanup_free_ char *status = NULL;
 	bool root;
 	char buf[64];
 	int r;
@@ -200,7 +205,11 @@ static int plan_confinement(const struct hijack_target *t,
 	p->env_mode = o->env;
 	p->preserve_fds = o->preserve_fds;
 
-	r = hj_creds_read(t, userns, &p->target_creds, d);
+	r = hj_proc_read(t, "status", &status, NULL);
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, r, "/proc/%d/status",
+				   (int)t->pid);
+	r = hj_creds_read(t, status, userns, &p->target_creds, d);
 	if (r < 0)
 		return r;
 	if (o->creds == HIJACK_FROM_TARGET) {
@@ -219,7 +228,7 @@ static int plan_confinement(const struct hijack_target *t,
 		p->creds.egid = getegid();
 	}
 
-	p->target_nnp = hj_proc_status(t, "NoNewPrivs", buf, sizeof(buf)) == 0 &&
+	p->target_nnp = hj_status_field(status, "NoNewPrivs", buf, sizeof(buf)) == 0 &&
 			atoi(buf) == 1;
 	p->nnp = p->target_nnp && o->seccomp != HIJACK_NONE;
 
@@ -258,7 +267,7 @@ static int plan_confinement(const struct hijack_target *t,
 			return r;
 		/* The target's status is still wanted for --explain. */
 	}
-	return hj_seccomp_plan_target(t, p, d);
+	return hj_seccomp_plan_target(t, status, p, d);
 }
 
 HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)

@@ -56,21 +56,17 @@ int hj_proc_read(const struct hijack_target *t, const char *name,
 }
 
 /*
- * The value of one "Key:\tvalue" line of /proc/PID/status, copied into
- * @buf.  The format of that file is documented in proc(5) and stable; no
- * library of ours reads it.
+ * The value of one "Key:\tvalue" line of a /proc/PID/status text, copied
+ * into @buf.  The format is documented in proc(5) and stable; no library
+ * of ours reads it.  The kernel renders the whole file on every read, so
+ * the plan reads it once and asks this for each field.
  */
-int hj_proc_status(const struct hijack_target *t, const char *key, char *buf,
-		   size_t size)
+int hj_status_field(const char *status, const char *key, char *buf,
+		    size_t size)
 {
-	_cleanup_free_ char *status = NULL;
 	size_t klen = strlen(key);
 	const char *line, *end;
-	int r;
 
-	r = hj_proc_read(t, "status", &status, NULL);
-	if (r < 0)
-		return r;
 	for (line = status; line && *line; line = end ? end + 1 : NULL) {
 		end = strchr(line, '\n');
 		if (strncmp(line, key, klen) != 0 || line[klen] != ':')

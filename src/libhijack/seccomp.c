@@ -144,17 +144,17 @@ out:
 	return r;
 }
 
-int hj_seccomp_plan_target(const struct hijack_target *t,
+int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 			   struct hijack_plan *p, struct hijack_diag *d)
 {
 	char buf[64];
 	unsigned long count = 0;
 	int r;
 
-	if (hj_proc_status(t, "Seccomp", buf, sizeof(buf)) < 0)
+	if (hj_status_field(status, "Seccomp", buf, sizeof(buf)) < 0)
 		return 0;	/* a kernel without seccomp */
 	p->target_seccomp = atoi(buf);
-	if (hj_proc_status(t, "Seccomp_filters", buf, sizeof(buf)) == 0)
+	if (hj_status_field(status, "Seccomp_filters", buf, sizeof(buf)) == 0)
 		count = strtoul(buf, NULL, 10);
 
 	if (p->seccomp_mode != HIJACK_FROM_TARGET)
