@@ -73,7 +73,9 @@ BEGIN {
 }
 
 # Kernel messages: anywhere in a line, since a printk can land in the
-# middle of a line that userspace is writing.
+# middle of a line that userspace is writing. What userspace wrote before
+# it is still a KTAP line (the rest of that line follows the printk
+# newline and is lost, but the result and its number survive).
 $0 ~ printk_re {
 	msg = $0
 	sub("^.*" printk_re, "", msg)
@@ -85,7 +87,11 @@ $0 ~ printk_re {
 			break
 		}
 	}
-	next
+	pre = $0
+	sub(printk_re ".*$", "", pre)
+	if (pre ~ /^[[:space:]]*$/)
+		next
+	$0 = pre
 }
 
 /HIJACK-DONE mode=/ {

@@ -41,7 +41,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..22"
 
 # ---- ktap-check.sh -----------------------------------------------------------
 
@@ -99,6 +99,9 @@ check "ktap-check: a lockdep report fails" 1 "$kc" "$tmp/l"
 
 good | sed 's/^    ok 1 x/    # WARNING: BUG: Oops in the test'"'"'s own words\n    ok 1 x/' >"$tmp/l"
 check "ktap-check: test output naming kernel reports does not fail" 0 "$kc" "$tmp/l"
+
+good | sed 's/^ok 2 selftests: hijack: x/ok 2 selftests: hi[    0.8] random: crng init done/' >"$tmp/l"
+check "ktap-check: a result line cut by a printk still counts" 0 "$kc" "$tmp/l"
 
 good | grep -av 'KTAP\|ok\|1\.\.' | sed 's/mode=test/mode=bench/' >"$tmp/l"
 check "ktap-check -n: a bench log without KTAP passes" 0 "$kc" -n "$tmp/l"
