@@ -151,8 +151,9 @@ echo "boot: accel=$accel icount=$icount, log $log" >&2
 start=$(date +%s.%N)
 rc=0
 if [ "$verbose" = 1 ]; then
-	timeout -s KILL "$limit" "$qemu" "${args[@]}" </dev/null 2>&1 | tee -a "$log" ||
-		rc=${PIPESTATUS[0]}
+	# The pipeline's status is tee's: take QEMU's from PIPESTATUS.
+	timeout -s KILL "$limit" "$qemu" "${args[@]}" </dev/null 2>&1 | tee -a "$log"
+	rc=${PIPESTATUS[0]}
 else
 	timeout -s KILL "$limit" "$qemu" "${args[@]}" </dev/null >>"$log" 2>&1 || rc=$?
 fi
