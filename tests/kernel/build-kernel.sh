@@ -182,8 +182,11 @@ if [ -n "$series_dir" ]; then
 		rm -f "$src.tmp/.hijack-tarkey"
 		for p in "${patches[@]}"; do
 			log "  $(basename "$p")"
-			patch -d "$src.tmp" -p1 -N -s --no-backup-if-mismatch \
-				-i "$p" >&2 || die "$(basename "$p") does not apply"
+			if ! patch -d "$src.tmp" -p1 -N -s --no-backup-if-mismatch \
+				-i "$p" >&2; then
+				rm -rf "$src.tmp"
+				die "$(basename "$p") does not apply"
+			fi
 		done
 		new=$(patch_files "${patches[@]}")
 		# A patched file that still shares its inode with pristine was

@@ -23,6 +23,8 @@
 # Exit status 0 when everything passed, 1 on any failure.
 
 set -eu
+# build-kernel.sh's output goes through tail: its failure must stop us.
+set -o pipefail
 
 # Read the whole script before running any of it: bash reads a script as
 # it goes, and the gate runs for hours while the tree may be edited.
@@ -109,6 +111,7 @@ if [ "$vanilla" = 1 ]; then
 else
 	image=$("$here/build-kernel.sh" -q ${build_args[@]+"${build_args[@]}"} "$variant" "$repo/kernel-patch" | tail -n1)
 fi
+[ -f "$image" ] || die "build-kernel.sh gave no image"
 kout=$kcache/build/$variant
 ksrc=$(readlink -f "$kout/source")
 step_done kernel
@@ -166,6 +169,12 @@ check_rc=0
 "$here/ktap-check.sh" -o "$out/result.ktap" "$log" || check_rc=$?
 [ "$boot_rc" = 0 ] || { echo "run.sh: QEMU exited with status $boot_rc" >&2; check_rc=1; }
 
+if [ "$check_rc" != 0 ]; then
+	# Enough context for a CI log without opening the console file.
+	echo
+	echo "run.sh: last lines of the console:"
+	tr -d '\r' <"$log" | tail -n 25 | sed 's/^/  | /'
+fi
 echo
 echo "check-kernel summary ($variant)"
 echo "  kernel   $image"
