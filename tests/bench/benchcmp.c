@@ -74,6 +74,7 @@ struct opts {
 	unsigned int bootstrap;
 	unsigned long seed;
 	const char *field;
+	bool boot_mean;		/* --per-boot=mean: a boot's value is its mean */
 	const char *clock;	/* "real", "instruction", "emulator" or NULL */
 	const char *svg;	/* write a picture here */
 	const char *ministat_dir;	/* write one-number-per-line files here */
@@ -413,6 +414,7 @@ static void print_json(const struct opts *o, const struct side *base,
 		o->higher_is_better ? "true" : "false", o->look, o->looks,
 		o->min_samples, o->bootstrap, o->seed);
 	json_str(f, o->field);
+	fprintf(f, ", \"per_boot\": \"%s\"", o->boot_mean ? "mean" : "median");
 	fputs(", \"clock\": ", f);
 	if (o->clock)
 		json_str(f, o->clock);
@@ -729,6 +731,8 @@ static void usage(void)
 	       "      --seed=N                bootstrap seed (default 1)\n"
 	       "      --field=NAME            forkbench sample field (default ns_per_op;\n"
 	       "                              others are divided by the batch size)\n"
+	       "      --per-boot=median|mean  one boot's value from its batches (default\n"
+	       "                              median; mean on the instruction clock)\n"
 	       "      --clock=real|instruction|emulator\n"
 	       "                              what the times measured; labels verdicts,\n"
 	       "                              and 'emulator' never PASSes\n"
@@ -774,6 +778,7 @@ enum {
 	OPT_BOOTSTRAP,
 	OPT_SEED,
 	OPT_FIELD,
+	OPT_PER_BOOT,
 	OPT_CLOCK,
 	OPT_SVG,
 	OPT_MINISTAT_DIR,
@@ -794,6 +799,7 @@ int main(int argc, char **argv)
 		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "field", required_argument, NULL, OPT_FIELD },
+		{ "per-boot", required_argument, NULL, OPT_PER_BOOT },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "ministat-dir", required_argument, NULL, OPT_MINISTAT_DIR },
@@ -865,6 +871,13 @@ int main(int argc, char **argv)
 		case OPT_FIELD:
 			o.field = optarg;
 			break;
+		case OPT_PER_BOOT:
+			if (!strcmp(optarg, "mean"))
+				o.boot_mean = true;
+			else if (strcmp(optarg, "median"))
+				bad_input("--per-boot: expected median or mean, got '%s'",
+					  optarg);
+			break;
 		case OPT_CLOCK:
 			if (strcmp(optarg, "real") && strcmp(optarg, "instruction") &&
 			    strcmp(optarg, "emulator"))
@@ -900,7 +913,7 @@ int main(int argc, char **argv)
 		o.margin_secondary = 2 * o.margin;
 	alpha = (1 - o.confidence) / 2 / o.looks;
 
-	if (side_load(argv[optind], o.field, &base, err, sizeof(err)))
+	if (side_load(argv[optind], o.field, o.boot_mean, &base, err, sizeof(err)))
 		bad_input("%s", err);
 	/*
 	 * Batches of one boot share its layout and timer phase: they are not
@@ -914,8 +927,8 @@ int main(int argc, char **argv)
 	if (!cands)
 		bad_input("out of memory");
 	for (size_t i = 0; i < nr_cands; i++) {
-		if (side_load(argv[optind + 1 + i], o.field, &cands[i], err,
-			      sizeof(err)))
+		if (side_load(argv[optind + 1 + i], o.field, o.boot_mean,
+			      &cands[i], err, sizeof(err)))
 			bad_input("%s", err);
 		if (cands[i].json != base.json)
 			bad_input("%s: is %s but the baseline %s is %s",

@@ -406,8 +406,8 @@ static struct series *add_series(struct side *side, const struct series *from)
 	return s;
 }
 
-int side_load(const char *arg, const char *field, struct side *side,
-	      char *err, size_t errlen)
+int side_load(const char *arg, const char *field, bool boot_mean,
+	      struct side *side, char *err, size_t errlen)
 {
 	char **files;
 	size_t nr = 0;
@@ -458,8 +458,10 @@ int side_load(const char *arg, const char *field, struct side *side,
 				for (size_t k = 0; k < from->n && !bad; k++)
 					bad = push_value(to, from->v[k]);
 			} else {
-				/* one boot: its median is the unit of analysis */
-				bad = push_value(to, stats_median(from->v, from->n));
+				/* one boot: its median (or mean) is the unit */
+				bad = push_value(to, boot_mean ?
+						 stats_mean(from->v, from->n) :
+						 stats_median(from->v, from->n));
 			}
 			if (bad) {
 				snprintf(err, errlen, "%s: out of memory", files[f]);

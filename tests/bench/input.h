@@ -41,11 +41,12 @@ struct side {
 /*
  * Load a side.  field is the forkbench sample member to use: "ns_per_op",
  * or any other counter, then divided by the sample's "batch" to give a
- * per-operation figure.  On failure returns -1 with a one-line message
+ * per-operation figure.  A side of several files gets one value per file:
+ * the median of its samples, or with boot_mean their mean.  On failure returns -1 with a one-line message
  * naming the file (and line) in err.
  */
-int side_load(const char *arg, const char *field, struct side *side,
-	      char *err, size_t errlen);
+int side_load(const char *arg, const char *field, bool boot_mean,
+	      struct side *side, char *err, size_t errlen);
 
 void side_free(struct side *side);
 

@@ -23,6 +23,7 @@ void stats_summarise(const double *v, size_t n, double conf,
 		     struct stats_summary *s);
 
 double stats_median(const double *v, size_t n);
+double stats_mean(const double *v, size_t n);
 
 /*
  * P(U <= u) for the Mann-Whitney statistic U of samples of sizes n and m

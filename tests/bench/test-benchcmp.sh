@@ -212,6 +212,25 @@ check "JSON: A/A with a steady control: PASS" 0 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/C"
 grep_ok "the control is STEADY" "verdict: STEADY" "$tmp/out"
 
+# -- --per-boot: a boot's median or its mean ------------------------------
+# Each candidate boot has batches 100, 100, 130: its median is the
+# baseline's 100, its mean 110.
+mkdir "$tmp/pbA" "$tmp/pbB"
+for boot in 1 2 3 4 5 6; do
+	printf '{"forkbench": 1, "workloads": [{"name": "spawn", "role": "primary", "samples": [%s]}]}\n' \
+		"$(printf '{"ns_per_op": %s, "batch": 1}, ' 100 100 | sed 's/, $//')" \
+		>"$tmp/pbA/boot$boot.json"
+	sed 's/"ns_per_op": 100, "batch": 1}]/"ns_per_op": 100, "batch": 1}, {"ns_per_op": 130, "batch": 1}]/' \
+		"$tmp/pbA/boot$boot.json" >"$tmp/pbB/boot$boot.json"
+done
+check "--per-boot median: the slow batch is ignored, PASS" 0 \
+	"$BENCHCMP" "$tmp/pbA" "$tmp/pbB"
+check "--per-boot mean: the slow batch counts, FAIL" 1 \
+	"$BENCHCMP" --per-boot mean "$tmp/pbA" "$tmp/pbB"
+grep_ok "--per-boot mean: ratio 1.1" "^spawn .* 1\.10000 " "$tmp/out"
+check "--per-boot: an unknown statistic is a usage error" 2 \
+	"$BENCHCMP" --per-boot mode "$tmp/pbA" "$tmp/pbB"
+
 # -- Holm: a family of zero-variance workloads, 5 boots each --------------
 # With 5 against 5 the smallest one-sided p is 1/252 = 0.00397: 10
 # workloads pass alpha/10 = 0.005, 15 do not reach alpha/15 = 0.0033.
