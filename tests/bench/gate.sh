@@ -19,6 +19,9 @@
 #   -S N        samples per workload and boot (default 10)
 #   -b MS       minimum batch length in ms (default 10)
 #   -s SEED     master seed of the per-boot randomisation (default 1)
+#   -R          also shuffle the workload order per boot pair (off: the
+#               order a workload runs in changes its cost by up to 1.5%,
+#               see README.md, and that would swamp a 0.25% margin)
 #   -O DIR      a kernel O= build directory, for gen_init_cpio (default:
 #               the one BASELINE_BZIMAGE was built in)
 #   -t SECS     timeout of one boot (default 900)
@@ -26,9 +29,9 @@
 #               -X WORD for the candidate boots (repeatable; e.g. the
 #               canary: -X fork_canary=800)
 #
-# Each pair of boots (A then B, same setup) draws from the master seed a
-# workload order and an environment pad of 1-46 bytes, so hidden layout
-# biases become variance that the interval contains (GATE.md).
+# Each pair of boots (A then B, same setup) draws from the master seed an
+# environment pad of 1-46 bytes (and with -R a workload order), so hidden
+# layout biases become variance that the interval contains (GATE.md).
 # Environment: BENCH_BINDIR (forkbench, benchcmp; default the build tree),
 # HIJACK_ACCEL (see tests/kernel/boot.sh).
 #
@@ -55,6 +58,7 @@ minbatch=10
 seed=1
 kout=
 timeout=900
+shuffle=
 base_words=()
 cand_words=()
 
@@ -64,11 +68,11 @@ die() {
 }
 
 usage() {
-	sed -n '7,30s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,33s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
-while getopts o:n:c:m:M:w:S:b:s:O:t:x:X: opt; do
+while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:R opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	n) looks=$OPTARG ;;
@@ -83,6 +87,7 @@ while getopts o:n:c:m:M:w:S:b:s:O:t:x:X: opt; do
 	t) timeout=$OPTARG ;;
 	x) base_words+=(-a "$OPTARG") ;;
 	X) cand_words+=(-a "$OPTARG") ;;
+	R) shuffle=1 ;;
 	*) usage ;;
 	esac
 done
@@ -99,9 +104,12 @@ done
 [ -n "$kout" ] || kout=$(cd "$(dirname "$base")/../../.." && pwd)
 
 boot_flags=()
+per_boot=median
 case $clock in
 instruction)
 	boot_flags+=(-I)
+	# no outliers on this clock: a boot's mean uses every tick it took
+	per_boot=mean
 	export HIJACK_ACCEL=tcg
 	: "${margin:=0.25}"
 	;;
@@ -140,7 +148,7 @@ next_random() {
 # one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD [-a WORD]...
 one_boot() {
 	local log=$out/logs/$(basename "$3")-boot$4.log json=$3/boot$4.json
-	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=$5"
+	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=${shuffle:+$5}"
 		     -a "fb_boot=$4" -a "fb_kernel=$2" -a "fb_pad=$6"
 		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
 		     -a "fb_clock=$clock" -a "hijack_accel=$HIJACK_ACCEL")
@@ -160,7 +168,7 @@ one_boot() {
 judge() {
 	# judge LOOK NR_LOOKS: prints the table, leaves the files, returns
 	# benchcmp's exit status
-	local rc=0 args=(--clock "$clock" --margin "$margin"
+	local rc=0 args=(--clock "$clock" --per-boot "$per_boot" --margin "$margin"
 			 --margin-secondary "$margin2" --look "$1" --looks "$2")
 	"$bindir/benchcmp" "${args[@]}" --json "$out/A" "$out/B" >"$out/verdict.json" || true
 	"$bindir/benchcmp" "${args[@]}" --ktap "$out/A" "$out/B" >"$out/verdict.ktap" || true
