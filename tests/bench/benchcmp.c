@@ -552,6 +552,7 @@ static void print_table(const struct opts *o, const struct side *base,
 {
 	FILE *f = stdout;
 	double conf_look = 1 - 2 * alpha;
+	double worst = 0;
 	size_t w = 8;
 
 	fprintf(f, "%s, %s; confidence %.4g%% (%.3g%% a side", o->field,
@@ -571,20 +572,35 @@ static void print_table(const struct opts *o, const struct side *base,
 	for (size_t i = 0; i < nr; i++)
 		if (strlen(rows[i].name) > w)
 			w = strlen(rows[i].name);
-	fprintf(f, "%-*s %4s %4s %9s  %-22s %s\n", (int)w, "workload", "n", "m",
-		"ratio", "interval", "verdict");
+	fprintf(f, "%-*s %4s %4s %9s  %-22s %8s  %s\n", (int)w, "workload",
+		"n", "m", "ratio", "interval", "detects", "verdict");
 	for (size_t i = 0; i < nr; i++) {
 		const struct row *r = &rows[i];
+		bool finite = isfinite(r->lo) && isfinite(r->hi);
 
 		fprintf(f, "%-*s %4zu %4zu %9.5f  [", (int)w, r->name, r->n, r->m,
 			r->ratio);
 		print_bound(f, r->lo);
 		fputs(", ", f);
 		print_bound(f, r->hi);
-		fprintf(f, "]%*s %s\n", isfinite(r->lo) && isfinite(r->hi) ? 2 : 5,
-			"", verdict_label(o, r->verdict));
+		fputs(finite ? "]  " : "]     ", f);
+		/* the smallest slowdown that could FAIL with this spread */
+		if (finite)
+			fprintf(f, "%7.3f%%", 100 * (r->margin + halfwidth(r)));
+		else
+			fprintf(f, "%8s", "-");
+		fprintf(f, "  %s\n", verdict_label(o, r->verdict));
+		if (row_family(r) == FAMILY_PRIMARY &&
+		    (!finite || r->margin + halfwidth(r) > worst))
+			worst = finite ? r->margin + halfwidth(r) : INFINITY;
 	}
 	fprintf(f, "overall: %s\n", overall);
+	if (worst > 0 && isfinite(worst))
+		fprintf(f, "smallest slowdown detectable in every primary workload: %.3f%%\n",
+			100 * worst);
+	else if (worst > 0)
+		fputs("smallest slowdown detectable in every primary workload: none (too few samples)\n",
+		      f);
 }
 
 static void print_ktap(const struct opts *o, struct row *rows, size_t nr,

@@ -228,6 +228,8 @@ check "--per-boot median: the slow batch is ignored, PASS" 0 \
 check "--per-boot mean: the slow batch counts, FAIL" 1 \
 	"$BENCHCMP" --per-boot mean "$tmp/pbA" "$tmp/pbB"
 grep_ok "--per-boot mean: ratio 1.1" "^spawn .* 1\.10000 " "$tmp/out"
+grep_ok "the report states the smallest detectable slowdown" \
+	"^smallest slowdown detectable in every primary workload: [0-9.]*%" "$tmp/out"
 check "--per-boot: an unknown statistic is a usage error" 2 \
 	"$BENCHCMP" --per-boot mode "$tmp/pbA" "$tmp/pbB"
 
