@@ -27,5 +27,6 @@ lxc_up "$name" || { echo "demo: could not start the LXC container" >&2; exit 1; 
 echo "== its init is pid $CT_PID on the host; what hijack will do:"
 "$hijack" --pid "$CT_PID" --explain
 echo
-echo "== $hijack --pid $CT_PID -- /bin/sh -c 'hostname; ps; id'"
-"$hijack" --pid "$CT_PID" -- /bin/sh -c 'echo "hostname: $(hostname)"; ps; id'
+cmd='echo "hostname: $(hostname)"; ps; id'
+echo "== hijack --pid $CT_PID -- /bin/sh -c '$cmd'"
+"$hijack" --pid "$CT_PID" -- /bin/sh -c "$cmd"
