@@ -209,6 +209,11 @@ static int plan_confinement(const struct hijack_target *t,
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, r, "/proc/%d/status",
 				   (int)t->pid);
+	/* A kernel thread has no namespaces, root or credentials of its own. */
+	if (hj_status_field(status, "Kthread", buf, sizeof(buf)) == 0 &&
+	    atoi(buf) == 1)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, EINVAL,
+				   "pid %d is a kernel thread", (int)t->pid);
 	r = hj_creds_read(t, status, userns, &p->target_creds, d);
 	if (r < 0)
 		return r;

@@ -5,7 +5,7 @@
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 skip_unless_root
 
-plan 21
+plan 23
 
 start_target
 marker=$(tmpdir)/ran
@@ -94,6 +94,16 @@ else
 	err=$("$HIJACK" --pid "$TARGET" --method=syscall -- /bin/true 2>&1); rc=$?
 	is "$rc" 125 "method syscall without kernel support: exit 125"
 	is "$err" "hijack: plan: method syscall: the running kernel has no hijack system call: Function not implemented" "method syscall: clear message"
+fi
+
+# A kernel thread (kthreadd is pid 2) has nothing to enter.
+if grep -q '^Kthread:[[:space:]]*1' /proc/2/status 2>/dev/null; then
+	err=$("$HIJACK" --pid 2 -- /bin/true 2>&1); rc=$?
+	is "$rc" 125 "kernel thread: exit 125"
+	is "$err" "hijack: target: pid 2 is a kernel thread: Invalid argument" "kernel thread: named"
+else
+	skip "kernel thread refused" "no Kthread field in /proc/2/status (kernel before 6.3)"
+	skip "kernel thread named" "no Kthread field in /proc/2/status (kernel before 6.3)"
 fi
 
 # Explicitly asking for a type excluded at the same time.
