@@ -27,7 +27,8 @@
 #   -t SECS     timeout of one boot (default 900)
 #   -x WORD     extra kernel command-line word for the baseline boots,
 #               -X WORD for the candidate boots (repeatable; e.g. the
-#               canary: -X fork_canary=800)
+#               canary: -x fork_canary=000 -X fork_canary=150, the same
+#               length, since the command line shifts the kernel's layout)
 #
 # Each pair of boots (A then B, same setup) draws from the master seed an
 # environment pad of 1-46 bytes (and with -R a workload order), so hidden
@@ -68,7 +69,7 @@ die() {
 }
 
 usage() {
-	sed -n '7,33s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,34s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
