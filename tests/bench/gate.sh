@@ -19,6 +19,9 @@
 #   -S N        samples per workload and boot (default 10)
 #   -b MS       minimum batch length in ms (default 10)
 #   -s SEED     master seed of the per-boot randomisation (default 1)
+#   -r          resume: keep the boots already in -o DIR (same kernels,
+#               options and seed, or the result means nothing) and run
+#               only the missing ones, e.g. to add a look
 #   -R          also shuffle the workload order per boot pair (off: the
 #               order a workload runs in changes its cost by up to 1.5%,
 #               see README.md, and that would swamp a 0.25% margin)
@@ -60,6 +63,7 @@ seed=1
 kout=
 timeout=900
 shuffle=
+resume=
 base_words=()
 cand_words=()
 
@@ -69,11 +73,11 @@ die() {
 }
 
 usage() {
-	sed -n '7,37s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,40s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
-while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:R opt; do
+while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:Rr opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	n) looks=$OPTARG ;;
@@ -89,6 +93,7 @@ while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:R opt; do
 	x) base_words+=(-a "$OPTARG") ;;
 	X) cand_words+=(-a "$OPTARG") ;;
 	R) shuffle=1 ;;
+	r) resume=1 ;;
 	*) usage ;;
 	esac
 done
@@ -149,6 +154,10 @@ next_random() {
 # one_boot KERNEL LABEL DIR BOOT BOOTSEED PAD [-a WORD]...
 one_boot() {
 	local log=$out/logs/$(basename "$3")-boot$4.log json=$3/boot$4.json
+	if [ -n "$resume" ] && grep -q '"forkbench"' "$json" 2>/dev/null; then
+		echo "gate: reusing $json" >&2
+		return 0
+	fi
 	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=${shuffle:+$5}"
 		     -a "fb_boot=$4" -a "fb_kernel=$2" -a "fb_pad=$6"
 		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
