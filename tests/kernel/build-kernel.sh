@@ -127,7 +127,7 @@ if [ -z "$pristine" ]; then
 	tar -C "$tmp" -xf "$tarball"
 	top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d)
 	[ -f "$top/Makefile" ] || die "unexpected tarball layout in $tarball"
-	ver=$(make -s --no-print-directory -C "$top" kernelversion 2>/dev/null) || ver=$tarkey
+	ver=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$top" kernelversion 2>/dev/null) || ver=$tarkey
 	echo "$tarkey" >"$top/.hijack-tarkey"
 	[ -e "$kcache/src/pristine-$ver" ] && rm -rf "$kcache/src/pristine-$ver"
 	mv "$top" "$kcache/src/pristine-$ver"

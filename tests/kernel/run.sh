@@ -133,7 +133,7 @@ if [ -d "$stdir" ]; then
 		die "the kselftest does not build"
 	# shellcheck disable=SC2016 # make expands these, not the shell
 	printf 'hijack-print-progs:\n\t@echo $(notdir $(TEST_GEN_PROGS))\n' >"$stout/print.mk"
-	progs=$(make -s --no-print-directory -C "$stdir" -f Makefile -f "$stout/print.mk" OUTPUT="$stout" \
+	progs=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$stdir" -f Makefile -f "$stout/print.mk" OUTPUT="$stout" \
 		hijack-print-progs)
 	for p in $progs; do
 		[ -x "$stout/$p" ] || die "kselftest program $p was not built"
