@@ -15,7 +15,7 @@ plan $((nmethods * 16 + 4))
 
 root=$(tmpdir)/root
 make_rootfs "$root" || { echo "Bail out! cannot build a root"; exit 1; }
-start_target --root "$root" --cwd /work/dir --hostname hijack-ns-test
+start_target --root "$root" --cwd /srv/dir --hostname hijack-ns-test
 
 # What the command reports from inside, one fact a line.
 probe='for t in mnt uts ipc net pid user cgroup time; do fixture --ns-id $t; done
@@ -49,7 +49,7 @@ for m in $methods; do
 	ok $? "$m: pid seen inside ($p) is the target's namespace's numbering, not the host's"
 	is "$(echo "$out" | sed -n 11p)" "$(stat -L -c %d:%i "/proc/$TARGET/root")" "$m: root is the target's"
 	is "$(echo "$out" | sed -n 12p)" "$(stat -L -c %d:%i "/proc/$TARGET/cwd")" "$m: cwd is the target's"
-	is "$(echo "$out" | sed -n 13p)" "/work/dir" "$m: cwd path inside the root"
+	is "$(echo "$out" | sed -n 13p)" "/srv/dir" "$m: cwd path inside the root"
 	is "$(echo "$out" | sed -n 14p)" "fixture" "$m: /proc is the target's: its pid 1 is the fixture"
 	# Only the pid seen inside may differ between runs.
 	norm=$(echo "$out" | sed '10d')

@@ -121,7 +121,7 @@ make_rootfs() {
 		case $_p in /*) [ -x "$_p" ] && { _bb=$_p; break; } ;; esac
 	done
 	[ -n "$_bb" ] || return 1
-	mkdir -p "$1/bin" "$1/proc" "$1/tmp" "$1/work/dir"
+	mkdir -p "$1/bin" "$1/proc" "$1/tmp" "$1/srv/dir"
 	cp "$_bb" "$1/bin/busybox"
 	for a in sh cat hostname id ls readlink stat sleep echo pwd kill ps true; do
 		ln -sf busybox "$1/bin/$a"
