@@ -13,38 +13,7 @@ bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
 BENCHCMP=$bindir/benchcmp
 GEN=$bindir/gensamples
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchcmp-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-# check DESCRIPTION EXPECTED-EXIT COMMAND...: the output goes to $tmp/out
-check() {
-	desc=$1
-	want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		ok "$desc"
-	else
-		not_ok "$desc (exit $got, wanted $want)"
-		sed 's/^/# /' "$tmp/err" "$tmp/out" | head -40
-	fi
-}
+. "$here/tap.sh"
 # grep_ok DESCRIPTION PATTERN FILE
 grep_ok() {
 	if grep -q -- "$2" "$3"; then
@@ -326,5 +295,4 @@ else
 	skip "ministat reads benchcmp's files" "ministat not installed"
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -14,37 +14,7 @@ bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
 FORKBENCH=$bindir/forkbench
 BENCHCMP=$bindir/benchcmp
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/forkbench-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-check() {
-	desc=$1
-	want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		ok "$desc"
-	else
-		not_ok "$desc (exit $got, wanted $want)"
-		sed 's/^/# /' "$tmp/err" | head -20
-	fi
-}
+. "$here/tap.sh"
 
 echo "TAP version 13"
 
@@ -135,5 +105,4 @@ check "bad number: exit 2" 2 "$FORKBENCH" --samples x
 check "benchcmp reads forkbench JSON (INCONCLUSIVE with 2 samples)" 4 \
 	"$BENCHCMP" "$tmp/run.json" "$tmp/run.json"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
