@@ -11,8 +11,11 @@
 #               verdict.ktap, gate.svg and ministat/ the judgement
 #   -n LIST     boot pairs at each look, e.g. 5,10,20 (default 8): after
 #               each look the gate stops unless the result is INCONCLUSIVE
-#   -c CLOCK    instruction (default; TCG -icount), real (KVM) or
-#               emulator (plain TCG wall clock, never PASSes)
+#   -c CLOCK    instruction (default; TCG -icount), real (KVM),
+#               emulator (plain TCG wall clock, never PASSes) or both:
+#               the instruction clock into DIR, then, if a probe boot
+#               shows KVM works, real time into DIR/real-time (otherwise
+#               DIR/real-time.txt says why not); the worse verdict wins
 #   -m PCT      margin of primary workloads (default 0.25 instruction,
 #               1 otherwise); -M PCT for secondary ones (default 2x)
 #   -w LIST     forkbench workloads (default all)
@@ -66,6 +69,7 @@ shuffle=
 resume=
 base_words=()
 cand_words=()
+passthru=()	# every option but -c and -o, for -c both
 
 die() {
 	echo "gate: $*" >&2
@@ -96,6 +100,11 @@ while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:Rr opt; do
 	r) resume=1 ;;
 	*) usage ;;
 	esac
+	case $opt in
+	c | o) ;;
+	n | m | M | w | S | b | s | O | t | x | X) passthru+=("-$opt" "$OPTARG") ;;
+	*) passthru+=("-$opt") ;;
+	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 2 ] || usage
@@ -103,11 +112,54 @@ base=$(realpath "$1")
 cand=$(realpath "$2")
 [ -r "$base" ] || die "cannot read $1"
 [ -r "$cand" ] || die "cannot read $2"
+
 for p in forkbench benchcmp; do
 	[ -x "$bindir/$p" ] || die "no $bindir/$p: build it first (make, or make -f tests/bench/Makefile.dev)"
 done
 # a bzImage lives in O/arch/x86/boot/
 [ -n "$kout" ] || kout=$(cd "$(dirname "$base")/../../.." && pwd)
+
+# The worse of two gate exit statuses: no result, FAIL, INVALID,
+# INCONCLUSIVE, PASS.
+worse() {
+	local r
+	for r in 2 1 3 4; do
+		if [ "$1" -eq $r ] || [ "$2" -eq $r ]; then
+			echo $r
+			return
+		fi
+	done
+	echo 0
+}
+
+if [ "$clock" = both ]; then
+	rc=0
+	"$BASH" "$0" ${passthru[@]+"${passthru[@]}"} -c instruction -o "$out" "$base" "$cand" || rc=$?
+	# The probe boots the baseline with the plain test initramfs: under a
+	# working KVM its /init prints its first line within seconds.
+	accel=tcg
+	why="/dev/kvm is missing or not writable"
+	if [ -w /dev/kvm ]; then
+		probe_dir=$(mktemp -d)
+		"$kernel_dir/mkinitramfs.sh" -O "$kout" \
+			-o "$probe_dir/initramfs.cpio.gz" >/dev/null 2>&1 || die "cannot pack the probe initramfs"
+		accel=$(HIJACK_ACCEL= "$kernel_dir/boot.sh" --probe "$base" \
+			"$probe_dir/initramfs.cpio.gz" 2>/dev/null) || accel=tcg
+		rm -rf "$probe_dir"
+		why="a probe boot under KVM did not reach init (a /dev/kvm that cannot run an ordinary guest, e.g. nested PVM)"
+	fi
+	if [ "$accel" = kvm ]; then
+		echo "gate: KVM works: real-time clock into $out/real-time" >&2
+		r=0
+		HIJACK_ACCEL=kvm "$BASH" "$0" ${passthru[@]+"${passthru[@]}"} -c real \
+			-o "$out/real-time" "$base" "$cand" || r=$?
+		rc=$(worse "$rc" "$r")
+	else
+		echo "real-time clock: not run: $why; the verdict above is the instruction clock's alone" |
+			tee "$out/real-time.txt"
+	fi
+	exit "$rc"
+fi
 
 boot_flags=()
 per_boot=median
@@ -127,7 +179,7 @@ emulator)
 	export HIJACK_ACCEL=tcg
 	: "${margin:=1}"
 	;;
-*) die "-c: expected instruction, real or emulator, not $clock" ;;
+*) die "-c: expected instruction, real, emulator or both, not $clock" ;;
 esac
 : "${margin2:=$(echo "2 * $margin" | bc -l)}"
 
