@@ -94,6 +94,7 @@ enum hijack_step {
 	HIJACK_STEP_FDS,
 	HIJACK_STEP_EXEC,
 	HIJACK_STEP_WAIT,
+	HIJACK_STEP_PTY,
 	_HIJACK_STEP_MAX,
 };
 
@@ -124,6 +125,21 @@ enum hijack_part_mode {
 };
 
 /**
+ * enum hijack_pty - whether the command gets a terminal of its own.
+ * @HIJACK_PTY_AUTO: each of fds 0-2 that is a terminal is replaced by a
+ *	new pseudo-terminal from the command's own /dev/ptmx, and hijack_run()
+ *	relays between the two (the default): the caller's terminal never
+ *	reaches the container, where TIOCSTI could type into it.
+ * @HIJACK_PTY_ALWAYS: all three are replaced, terminals or not.
+ * @HIJACK_PTY_NEVER: fds 0-2 are passed on as they are, terminals too.
+ */
+enum hijack_pty {
+	HIJACK_PTY_AUTO,
+	HIJACK_PTY_ALWAYS,
+	HIJACK_PTY_NEVER,
+};
+
+/**
  * struct hijack_opts - what the caller asks for.
  * @struct_size: sizeof(struct hijack_opts) as the caller was compiled;
  *	lets later versions grow the structure without breaking callers.
@@ -149,6 +165,7 @@ enum hijack_part_mode {
  *	or none.
  * @setenv: NULL-terminated "VAR=VALUE" strings applied last, or NULL.
  * @preserve_fds: fds 3 .. 3+N-1 are passed on as well.
+ * @pty: see enum hijack_pty.
  *
  * Initialise with HIJACK_OPTS_INIT and change what differs.
  */
@@ -173,6 +190,7 @@ struct hijack_opts {
 	enum hijack_part_mode env;
 	char *const *setenv;
 	unsigned int preserve_fds;
+	enum hijack_pty pty;
 };
 
 /** HIJACK_OPTS_INIT - the defaults: everything from the target. */
@@ -198,6 +216,7 @@ struct hijack_opts {
 		.env = HIJACK_FROM_TARGET,                      \
 		.setenv = NULL,                                 \
 		.preserve_fds = 0,                              \
+		.pty = HIJACK_PTY_AUTO,                         \
 	}
 
 /**
@@ -285,6 +304,9 @@ struct hijack_cgroup {
  * @env_mode: where the environment comes from.
  * @envp: the command's environment (NULL-terminated).
  * @preserve_fds: fds above 2 passed on.
+ * @pty_mode: see enum hijack_pty.
+ * @pty_fds: bit N set: fd N (0-2) of the command is the new
+ *	pseudo-terminal's; 0 for none.
  */
 struct hijack_plan {
 	pid_t pid;
@@ -321,6 +343,8 @@ struct hijack_plan {
 	enum hijack_part_mode env_mode;
 	char **envp;
 	unsigned int preserve_fds;
+	enum hijack_pty pty_mode;
+	unsigned int pty_fds;
 };
 
 /** struct hijack_target - a pinned target task; opaque. */

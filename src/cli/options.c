@@ -29,6 +29,8 @@ enum {
 	OPT_ENV,
 	OPT_SETENV,
 	OPT_PRESERVE_FDS,
+	OPT_PTY,
+	OPT_NO_PTY,
 };
 
 static const struct option longopts[] = {
@@ -58,6 +60,8 @@ static const struct option longopts[] = {
 	{ "env",     required_argument, NULL, OPT_ENV },
 	{ "setenv",  required_argument, NULL, OPT_SETENV },
 	{ "preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS },
+	{ "pty",     no_argument,       NULL, OPT_PTY },
+	{ "no-pty",  no_argument,       NULL, OPT_NO_PTY },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -291,6 +295,12 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 			o->preserve_fds = (unsigned int)n;
 			break;
 		}
+		case OPT_PTY:
+			o->pty = HIJACK_PTY_ALWAYS;
+			break;
+		case OPT_NO_PTY:
+			o->pty = HIJACK_PTY_NEVER;
+			break;
 		case 'h':
 			a->action = CLI_HELP;
 			return 0;

@@ -53,6 +53,36 @@ static const char *part_name(enum hijack_part_mode m)
 	return "unknown";
 }
 
+static const char *pty_name(enum hijack_pty m)
+{
+	switch (m) {
+	case HIJACK_PTY_AUTO:
+		return "auto";
+	case HIJACK_PTY_ALWAYS:
+		return "always";
+	case HIJACK_PTY_NEVER:
+		return "never";
+	}
+	return "unknown";
+}
+
+/* "0,1,2", "0,2", ... in @buf (6 bytes or more). */
+static const char *pty_fd_list(unsigned int fds, char buf[static 6])
+{
+	char *p = buf;
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (!(fds & (1u << fd)))
+			continue;
+		if (p != buf)
+			*p++ = ',';
+		*p++ = (char)('0' + fd);
+	}
+	*p = '\0';
+	return buf;
+}
+
 static size_t env_count(char **envp)
 {
 	size_t n = 0;
@@ -121,6 +151,7 @@ static void json_caps(FILE *f, const struct hijack_caps *c)
 static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 {
 	struct hijack_creds me;
+	char buf[6];
 	struct hijack_caps mycaps = { 0 };
 	size_t i;
 
@@ -171,11 +202,21 @@ static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 	fprintf(f, "fds:     0-2%s", p->preserve_fds ? " and " : "\n");
 	if (p->preserve_fds)
 		fprintf(f, "3-%u\n", 2 + p->preserve_fds);
+	if (p->pty_fds)
+		fprintf(f, "tty:     %s: a new pseudo-terminal from the target's /dev/ptmx on fd%s %s, relayed\n",
+			pty_name(p->pty_mode),
+			(p->pty_fds & (p->pty_fds - 1)) ? "s" : "",
+			pty_fd_list(p->pty_fds, buf));
+	else if (p->pty_mode == HIJACK_PTY_NEVER)
+		fprintf(f, "tty:     never: fds 0-2 passed on as they are, a terminal among them too\n");
+	else
+		fprintf(f, "tty:     auto: fds 0-2 are not terminals, none needed\n");
 }
 
 static void print_confinement_json(const struct hijack_plan *p, FILE *f)
 {
 	struct hijack_creds me;
+	char buf[6];
 	struct hijack_caps mycaps = { 0 };
 	size_t i;
 
@@ -231,6 +272,8 @@ static void print_confinement_json(const struct hijack_plan *p, FILE *f)
 	json_string(f, p->lsm_label);
 	fprintf(f, "},\"env\":{\"mode\":\"%s\",\"count\":%zu},\"preserve_fds\":%u",
 		part_name(p->env_mode), env_count(p->envp), p->preserve_fds);
+	fprintf(f, ",\"pty\":{\"mode\":\"%s\",\"fds\":[%s]}",
+		pty_name(p->pty_mode), pty_fd_list(p->pty_fds, buf));
 }
 
 static const char *ns_action(const struct hijack_ns_state *s)

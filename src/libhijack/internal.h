@@ -5,8 +5,11 @@
 #ifndef HIJACK_INTERNAL_H
 #define HIJACK_INTERNAL_H
 
+#include <poll.h>
 #include <stdarg.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 
 #include "hijack.h"
 #include "macro.h"
@@ -92,6 +95,34 @@ int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d);
 void hj_env_free(char **envp);
 int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 		struct hijack_plan *p, struct hijack_diag *d);
+
+/* pty.c: the command's own terminal, and the relay to the caller's */
+struct hj_pty {
+	unsigned int fds;	/* plan's pty_fds */
+	int sock[2];		/* the master travels from [1] to [0] */
+	int master;		/* hijack's end, once the command exec'd */
+	int in, out;		/* the caller's ends of the relay, or -EBADF */
+	int tty;		/* a caller's fd that is a terminal, or -EBADF */
+	bool have_tio, have_ws, raw;
+	struct termios tio;	/* the caller's terminal settings, for the new one */
+	struct termios saved;	/* to restore after raw mode */
+	struct winsize ws;
+	char buf[4096];		/* input not yet written to the master */
+	size_t len, off;
+};
+
+#define HJ_PTY_POLLFDS 2
+
+unsigned int hj_pty_fds(enum hijack_pty mode);
+void hj_pty_init(struct hj_pty *pty);
+int hj_pty_prepare(struct hj_pty *pty, const struct hijack_plan *p,
+		   struct hijack_diag *d);
+int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d);
+int hj_pty_start(struct hj_pty *pty, struct hijack_diag *d);
+int hj_pty_pollfds(struct hj_pty *pty, struct pollfd *pfd);
+void hj_pty_handle(struct hj_pty *pty, const struct pollfd *pfd, int n);
+void hj_pty_resize(struct hj_pty *pty);
+void hj_pty_finish(struct hj_pty *pty);
 
 /* syscall.c; the flags mirror include/uapi/linux/hijack.h of kernel-patch/ */
 #define HIJACK_TAKE_NS 0x1u

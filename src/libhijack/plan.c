@@ -204,6 +204,13 @@ static int plan_confinement(const struct hijack_target *t,
 	p->lsm_mode = o->lsm;
 	p->env_mode = o->env;
 	p->preserve_fds = o->preserve_fds;
+	/* Callers built before the field existed get the default. */
+	if (o->struct_size >= offsetof(struct hijack_opts, pty) + sizeof(o->pty))
+		p->pty_mode = o->pty;
+	if ((unsigned int)p->pty_mode > HIJACK_PTY_NEVER)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "unknown terminal mode %d", (int)p->pty_mode);
+	p->pty_fds = hj_pty_fds(p->pty_mode);
 
 	r = hj_proc_read(t, "status", &status, NULL);
 	if (r < 0)

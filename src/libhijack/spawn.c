@@ -79,6 +79,7 @@ struct spawn {
 	bool cg_joined_v2;	/* born there by clone3() */
 	int lsmfd;
 	unsigned int kernel_took;	/* HIJACK_TAKE_* done by hijack(2) */
+	struct hj_pty *pty;
 	sigset_t oldmask;
 };
 
@@ -191,7 +192,8 @@ static int child_seccomp(struct spawn *s, struct hijack_diag *d)
 /*
  * The confinement, in this order and for these reasons:
  *  1. credentials: setgroups/setresgid/setresuid while still privileged,
- *     capabilities kept across the uid change;
+ *     capabilities kept across the uid change; then the new terminal, if
+ *     any, opened as the command's user so that it is theirs;
  *  2. inheritable, ambient and bounding sets, which need CAP_SETPCAP;
  *  3. no_new_privs;
  *  4. the LSM exec label, written before the fd barrier closes nothing
@@ -214,6 +216,10 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 		if (r < 0)
 			return r;
 	}
+	/* As the command's user: a new terminal belongs to its opener. */
+	r = hj_pty_child(s->pty, d);
+	if (r < 0)
+		return r;
 	if (final_caps) {
 		r = hj_caps_apply_iab(&p->caps, d);
 		if (r < 0)
@@ -436,22 +442,28 @@ static int reap(pid_t pid, int *ret_status)
 }
 
 /*
- * Wait for the command, handing on the signals meant for it.  The signals
- * are blocked and read from a signalfd, so none is lost between waitpid()
- * and sleeping, and nothing runs in a signal handler.
+ * Wait for the command, handing on the signals meant for it and relaying
+ * its terminal.  The signals are blocked and read from a signalfd, so none
+ * is lost between waitpid() and sleeping, and nothing runs in a signal
+ * handler.
  *
- * Only signals sent by a process are forwarded.  Those the kernel raises
- * for a terminal (Ctrl-C, Ctrl-\, a resize, a hangup) go to the whole
- * foreground process group, which the command belongs to, or which it has
- * replaced with its own: forwarding them would deliver them twice, or to a
- * command that moved out of the foreground on purpose.
+ * Without a terminal of its own, only signals sent by a process are
+ * forwarded.  Those the kernel raises for the caller's terminal (Ctrl-C,
+ * Ctrl-\, a resize, a hangup) go to the whole foreground process group,
+ * which the command belongs to, or which it has replaced with its own:
+ * forwarding them would deliver them twice, or to a command that moved out
+ * of the foreground on purpose.  With one (pty.c), the command is in a
+ * session of its own that the caller's terminal cannot reach, so those are
+ * forwarded too, except a resize, which resizes the command's terminal.
  */
-static int wait_forwarding(pid_t pid, const sigset_t *set, int *ret_status,
+static int wait_forwarding(pid_t pid, const sigset_t *set,
+			   struct hj_pty *pty, int *ret_status,
 			   struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
+	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
 	struct signalfd_siginfo si;
-	int status;
+	int status, n;
 	pid_t r;
 
 	sfd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -459,19 +471,28 @@ static int wait_forwarding(pid_t pid, const sigset_t *set, int *ret_status,
 		return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "signalfd");
 
 	for (;;) {
-		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
-
 		r = waitpid(pid, &status, WNOHANG);
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			return hj_diag_set(d, HIJACK_STEP_WAIT, errno,
 					   "command pid %d", (int)pid);
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		n = 1 + hj_pty_pollfds(pty, pfd + 1);
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
-		while (read(sfd, &si, sizeof(si)) == sizeof(si))
-			if (si.ssi_signo != SIGCHLD && si.ssi_code != SI_KERNEL)
+		}
+		hj_pty_handle(pty, pfd + 1, n - 1);
+		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGCHLD)
+				continue;
+			if (pty->fds && si.ssi_signo == SIGWINCH)
+				hj_pty_resize(pty);
+			else if (pty->fds || si.ssi_code != SI_KERNEL)
 				(void)kill(pid, (int)si.ssi_signo);
+		}
 	}
 	/* Consume what arrived too late to forward, so it does not hit us. */
 	while (read(sfd, &si, sizeof(si)) == sizeof(si))
@@ -682,6 +703,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 		.status_w = -EBADF, .cg2fd = -EBADF, .lsmfd = -EBADF,
 	};
 	_cleanup_close_ int status_r = -EBADF;
+	struct hj_pty pty;
 	int subreaper = -1;
 	int fds[2], i, r, status = 0;
 	sigset_t set;
@@ -689,6 +711,8 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
 		s.nsfds[i] = -EBADF;
+	hj_pty_init(&pty);
+	s.pty = &pty;
 	if (!argv || !argv[0])
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "no command");
@@ -705,6 +729,9 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	}
 	status_r = fds[0];
 	s.status_w = fds[1];
+	r = hj_pty_prepare(&pty, p, d);
+	if (r < 0)
+		goto out;
 
 	(void)sigemptyset(&set);
 	for (i = 0; i < (int)ARRAY_SIZE(forwarded_signals); i++)
@@ -716,7 +743,14 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	spawn_close(&s);
 	if (r > 0) {
 		cmd = r;
-		r = wait_forwarding(cmd, &set, &status, d);
+		r = hj_pty_start(&pty, d);
+		if (r < 0) {
+			/* Nothing half-done: a command nobody can talk to goes. */
+			(void)kill(cmd, SIGKILL);
+			(void)reap(cmd, NULL);
+		} else {
+			r = wait_forwarding(cmd, &set, &pty, &status, d);
+		}
 		if (r == 0 && ret) {
 			ret->status = status;
 			ret->pid = cmd;
@@ -727,6 +761,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	if (subreaper >= 0)
 		(void)prctl(PR_SET_CHILD_SUBREAPER, subreaper);
 out:
+	hj_pty_finish(&pty);
 	spawn_close(&s);
 	return r < 0 ? r : 0;
 }

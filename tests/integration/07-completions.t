@@ -123,7 +123,7 @@ for mode in plain bc; do
 		what="bash without bash-completion"
 	fi
 
-	is "$(comp $m 'hijack --n')" "--net --no-ns --ns" "$what: --n<TAB>"
+	is "$(comp $m 'hijack --n')" "--net --no-ns --no-pty --ns" "$what: --n<TAB>"
 	is "$(comp $m 'hijack --ns=m')" "mnt" "$what: --ns=m<TAB>"
 	is "$(comp $m 'hijack --ns=mnt,u')" "mnt,user mnt,uts" "$what: --ns=mnt,u<TAB>"
 	is "$(comp $m 'hijack --no-ns mnt,u')" "mnt,user mnt,uts" "$what: --no-ns mnt,u<TAB>"
@@ -225,7 +225,7 @@ if [ -n "$why" ]; then
 	done
 else
 	zline() { echo "$zout" | sed -n "${1}p"; }
-	is "$(zline 1)" "--net --no-ns --ns" "zsh: --n<TAB>"
+	is "$(zline 1)" "--net --no-ns --no-pty --ns" "zsh: --n<TAB>"
 	is "$(zline 2)" "user uts" "zsh: --ns=mnt,u<TAB> (after the comma)"
 	is "$(zline 3)" "auto nsfd pidfd syscall" "zsh: --method <TAB>"
 	is "$(zline 4)" "json text" "zsh: --explain=<TAB>"

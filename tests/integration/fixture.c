@@ -5,11 +5,12 @@
  * namespace owned by an unprivileged uid, optionally chrooted.
  *
  *   fixture [--userns UID] [--root DIR] [--cwd DIR] [--hostname NAME]
- *           [--no-time]
+ *           [--no-time] [--devpts]
  *	Prints the target's pid (as the caller sees it) on stdout once the
  *	target is ready, then stays until the target dies; SIGTERM or SIGINT
  *	kill the target.  The target is pid 1 of its pid namespace and has
- *	its own /proc mounted.
+ *	its own /proc mounted; with --devpts also a devpts instance of its
+ *	own on /dev/pts, as container runtimes give theirs.
  *
  *   Confinement, applied by the target to itself once it is ready (for the
  *   parity tests):
@@ -65,6 +66,7 @@ struct cfg {
 	const char *cwd;
 	const char *hostname;
 	int time_ns;
+	int devpts;
 	const char *cgroup;
 	long uid, gid;		/* -1: unchanged */
 	gid_t groups[32];
@@ -329,6 +331,11 @@ static void target_main(const struct cfg *c, int ready)
 	if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0 && c->userns_uid < 0)
 		die("mount proc");
+	(void)snprintf(path, sizeof(path), "%s/dev/pts", c->root ? c->root : "");
+	/* /dev/ptmx finds the instance mounted beside it, on /dev/pts. */
+	if (c->devpts && mount("devpts", path, "devpts", MS_NOSUID | MS_NOEXEC,
+			       "newinstance,ptmxmode=0666,mode=0620") < 0)
+		die("mount devpts");
 	if (c->root && chroot(c->root) < 0)
 		die("chroot");
 	if (chdir(c->cwd ? c->cwd : "/") < 0)
@@ -454,6 +461,7 @@ int main(int argc, char **argv)
 		{ "cwd", required_argument, NULL, 'c' },
 		{ "hostname", required_argument, NULL, 'h' },
 		{ "no-time", no_argument, NULL, 'T' },
+		{ "devpts", no_argument, NULL, 'P' },
 		{ "run-as", required_argument, NULL, 'a' },
 		{ "ns-id", required_argument, NULL, 'n' },
 		{ "cgroup", required_argument, NULL, 'g' },
@@ -488,6 +496,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			c.time_ns = 0;
+			break;
+		case 'P':
+			c.devpts = 1;
 			break;
 		case 'a':
 			run_uid = strtol(optarg, NULL, 10);

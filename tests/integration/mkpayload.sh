@@ -35,8 +35,9 @@ echo "$loader" >"$out/lib/LOADER"
 chmod 755 "$out/bin/hijack"
 
 cp "$builddir/tests/integration/fixture" "$out/bin/fixture"
+cp "$builddir/tests/integration/ptydrive" "$out/bin/ptydrive"
 cp "$srcdir"/tests/integration/lib.sh "$srcdir"/tests/integration/0[1-5]-*.t \
-	"$srcdir"/tests/integration/08-*.t "$srcdir"/tests/integration/10-*.t \
+	"$srcdir"/tests/integration/08-*.t "$srcdir"/tests/integration/1[01]-*.t \
 	"$out/tests/"
 mkdir -p "$out/tests/expected"
 cp "$srcdir/tests/integration/expected/help.txt" "$out/tests/expected/"

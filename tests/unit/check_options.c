@@ -138,6 +138,15 @@ START_TEST(confinement)
 	ck_assert_str_eq(a.opts.seccomp_file, "/etc/policy");
 	ck_assert_int_eq(a.opts.creds, HIJACK_KEEP);
 	ck_assert_int_eq(a.opts.env, HIJACK_KEEP);
+	cli_free(&a);
+
+	ck_assert_int_eq(PARSE("--pid", "1"), 0);
+	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_AUTO);
+	ck_assert_int_eq(PARSE("--pid", "1", "--pty"), 0);
+	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_ALWAYS);
+	/* The last one counts, as for every other option. */
+	ck_assert_int_eq(PARSE("--pid", "1", "--pty", "--no-pty"), 0);
+	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_NEVER);
 	/* -U is the user namespace; --user is the credential. */
 	ck_assert_int_eq(PARSE("--pid", "1", "-U", "--userns"), 0);
 	ck_assert_uint_eq(a.opts.ns_select, HIJACK_NS_BIT(HIJACK_NS_USER));

@@ -4,6 +4,7 @@
  * fresh namespaces (src/libhijack/target.c, plan.c, explain.c).
  */
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -224,6 +225,46 @@ START_TEST(confinement_parts)
 }
 END_TEST
 
+START_TEST(terminal)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p;
+	unsigned int ttys = 0;
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd))
+			ttys |= 1u << fd;
+	/* auto: exactly the fds that are terminals here. */
+	plan_for(&o, &p, 0);
+	ck_assert_int_eq(p.pty_mode, HIJACK_PTY_AUTO);
+	ck_assert_uint_eq(p.pty_fds, ttys);
+	hijack_plan_clear(&p);
+
+	o.pty = HIJACK_PTY_ALWAYS;
+	plan_for(&o, &p, 0);
+	ck_assert_uint_eq(p.pty_fds, 07);
+	hijack_plan_clear(&p);
+
+	o.pty = HIJACK_PTY_NEVER;
+	plan_for(&o, &p, 0);
+	ck_assert_uint_eq(p.pty_fds, 0);
+	hijack_plan_clear(&p);
+
+	/* A caller built before the field existed gets the default. */
+	o.pty = HIJACK_PTY_ALWAYS;
+	o.struct_size = offsetof(struct hijack_opts, pty);
+	plan_for(&o, &p, 0);
+	ck_assert_int_eq(p.pty_mode, HIJACK_PTY_AUTO);
+	ck_assert_uint_eq(p.pty_fds, ttys);
+	hijack_plan_clear(&p);
+
+	o.struct_size = sizeof(o);
+	o.pty = (enum hijack_pty)42;
+	plan_for(&o, &p, -EINVAL);
+}
+END_TEST
+
 START_TEST(root_exec_never_gains)
 {
 	struct hijack_caps t = { .inh = 0, .prm = 0x3, .eff = 0x3,
@@ -303,6 +344,7 @@ int main(void)
 		tcase_add_test(priv, dirs);
 		tcase_add_test(priv, bad_opts);
 		tcase_add_test(priv, confinement_parts);
+		tcase_add_test(priv, terminal);
 		tcase_add_test(priv, explain_json);
 		suite_add_tcase(s, priv);
 	} else {
