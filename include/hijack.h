@@ -485,7 +485,11 @@ struct hijack_result {
  * The command runs as a child of the caller and a member of the target's
  * pid namespace.  Until it ends, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
  * SIGUSR2 and SIGWINCH sent to the caller are forwarded to it.  Only fds 0,
- * 1 and 2 are passed on.
+ * 1 and 2 are passed on (plus the plan's @preserve_fds).  Those of them in
+ * the plan's @pty_fds are replaced by a new pseudo-terminal from inside the
+ * target, which this function relays to the caller's fds 0-2 while the
+ * command runs, with a terminal among them in raw mode until it returns;
+ * the caller's SIGWINCH then resizes the command's terminal instead.
  *
  * Return: 0 when the command was started and has ended, whatever its status;
  * a negative errno when it could not be started: in that case nothing of
