@@ -7,7 +7,8 @@
 . "$TESTDIR/containers.sh"
 skip_unless_root
 
-plan 22
+plan 26
+: "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
 
 probe='for t in mnt uts ipc net pid user cgroup time; do stat -L -c %d:%i /proc/self/ns/$t; done; hostname; cat /proc/1/comm'
 
@@ -38,6 +39,13 @@ check_container() {
 	like "$err" "hijack: exec: /no/such/tool: *" "$1: ... named"
 	out=$("$HIJACK" --pid "$CT_PID" --explain=json)
 	like "$out" '*"mnt":{*"enter":true}*' "$1: --explain=json marks mnt for entry"
+	# On a terminal: one of the container's own devpts, not the caller's.
+	out=$("$PTYDRIVE" -- "$HIJACK" --pid "$CT_PID" -- /bin/sh -c \
+		'echo "tty=$(readlink /proc/self/fd/0)"; stat -c "pts=%d" /dev/pts; stat -L -c "fd0=%d" /proc/self/fd/0' |
+		tr -d '\r')
+	like "$out" "*tty=/dev/pts/[0-9]*" "$1: on a terminal, the command's is one of /dev/pts inside"
+	is "$(echo "$out" | sed -n 's/^fd0=//p')" "$(echo "$out" | sed -n 's/^pts=//p')" \
+		"$1: ... from the container's own devpts instance"
 }
 
 name=hijack-t$$
@@ -52,7 +60,7 @@ if command -v lxc-create >/dev/null && command -v busybox >/dev/null; then
 	lxc_down "$name"
 else
 	i=0
-	while [ $i -lt 11 ]; do skip "lxc" "lxc or busybox-static not installed"; i=$((i + 1)); done
+	while [ $i -lt 13 ]; do skip "lxc" "lxc or busybox-static not installed"; i=$((i + 1)); done
 fi
 
 rdir=$(tmpdir)/runc
@@ -67,7 +75,7 @@ if command -v runc >/dev/null && command -v busybox >/dev/null; then
 	runc_down "$name" "$rdir"
 else
 	i=0
-	while [ $i -lt 11 ]; do skip "runc" "runc or busybox-static not installed"; i=$((i + 1)); done
+	while [ $i -lt 13 ]; do skip "runc" "runc or busybox-static not installed"; i=$((i + 1)); done
 fi
 
 finish
