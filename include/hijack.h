@@ -95,6 +95,7 @@ enum hijack_step {
 	HIJACK_STEP_EXEC,
 	HIJACK_STEP_WAIT,
 	HIJACK_STEP_PTY,
+	HIJACK_STEP_LIMITS,
 	_HIJACK_STEP_MAX,
 };
 
@@ -166,6 +167,7 @@ enum hijack_pty {
  * @setenv: NULL-terminated "VAR=VALUE" strings applied last, or NULL.
  * @preserve_fds: fds 3 .. 3+N-1 are passed on as well.
  * @pty: see enum hijack_pty.
+ * @limits: resource limits and OOM score adjustment: target's or kept.
  *
  * Initialise with HIJACK_OPTS_INIT and change what differs.
  */
@@ -191,6 +193,7 @@ struct hijack_opts {
 	char *const *setenv;
 	unsigned int preserve_fds;
 	enum hijack_pty pty;
+	enum hijack_part_mode limits;
 };
 
 /** HIJACK_OPTS_INIT - the defaults: everything from the target. */
@@ -217,6 +220,7 @@ struct hijack_opts {
 		.setenv = NULL,                                 \
 		.preserve_fds = 0,                              \
 		.pty = HIJACK_PTY_AUTO,                         \
+		.limits = HIJACK_FROM_TARGET,                   \
 	}
 
 /**
@@ -249,6 +253,23 @@ struct hijack_creds {
  */
 struct hijack_caps {
 	unsigned long long inh, prm, eff, bnd, amb;
+};
+
+/** HIJACK_NRLIMITS - resource limits known: RLIMIT_CPU to RLIMIT_RTTIME. */
+#define HIJACK_NRLIMITS 16
+
+/**
+ * struct hijack_limits - resource limits and OOM score adjustment of a task.
+ * @have: bit N set: @lim[N] holds resource N (an RLIMIT_* number).
+ * @lim: soft (@cur) and hard (@max) limit; ~0ULL is RLIM_INFINITY.
+ * @oom_score_adj: as in /proc/PID/oom_score_adj, -1000 to 1000.
+ */
+struct hijack_limits {
+	unsigned int have;
+	struct {
+		unsigned long long cur, max;
+	} lim[HIJACK_NRLIMITS];
+	int oom_score_adj;
 };
 
 /**
@@ -305,6 +326,8 @@ struct hijack_cgroup {
  * @envp: the command's environment (NULL-terminated).
  * @preserve_fds: fds above 2 passed on.
  * @pty_mode: see enum hijack_pty.
+ * @limits_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
+ * @limits: the target's, given to the command with HIJACK_FROM_TARGET.
  * @pty_fds: bit N set: fd N (0-2) of the command is the new
  *	pseudo-terminal's; 0 for none.
  */
@@ -345,6 +368,8 @@ struct hijack_plan {
 	unsigned int preserve_fds;
 	enum hijack_pty pty_mode;
 	unsigned int pty_fds;
+	enum hijack_part_mode limits_mode;
+	struct hijack_limits limits;
 };
 
 /** struct hijack_target - a pinned target task; opaque. */

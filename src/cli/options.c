@@ -31,6 +31,7 @@ enum {
 	OPT_PRESERVE_FDS,
 	OPT_PTY,
 	OPT_NO_PTY,
+	OPT_LIMITS,
 };
 
 static const struct option longopts[] = {
@@ -62,6 +63,7 @@ static const struct option longopts[] = {
 	{ "preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS },
 	{ "pty",     no_argument,       NULL, OPT_PTY },
 	{ "no-pty",  no_argument,       NULL, OPT_NO_PTY },
+	{ "limits",  required_argument, NULL, OPT_LIMITS },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -262,6 +264,10 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 			break;
 		case OPT_LSM:
 			r = parse_part(optarg, "--lsm", NULL, &o->lsm, err, errlen);
+			break;
+		case OPT_LIMITS:
+			r = parse_part(optarg, "--limits", NULL, &o->limits, err,
+				       errlen);
 			break;
 		case OPT_ENV:
 			r = parse_part(optarg, "--env", "clear", &o->env, err,

@@ -3,6 +3,7 @@
  * explain.c - show a plan without carrying it out (--explain).
  */
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -64,6 +65,71 @@ static const char *pty_name(enum hijack_pty m)
 		return "never";
 	}
 	return "unknown";
+}
+
+static void print_limit(FILE *f, unsigned long long v)
+{
+	if (v == (unsigned long long)RLIM_INFINITY)
+		fputs("unlimited", f);
+	else
+		fprintf(f, "%llu", v);
+}
+
+/* Only what differs from the caller's: the list would be long otherwise. */
+static void print_limits_text(const struct hijack_plan *p, FILE *f)
+{
+	const struct hijack_limits *t = &p->limits;
+	struct hijack_limits me;
+	int i, n = 0;
+
+	if (p->limits_mode != HIJACK_FROM_TARGET) {
+		fprintf(f, "limits:  keep: the caller's resource limits and oom_score_adj\n");
+		return;
+	}
+	if (hj_limits_read(NULL, &me, NULL) < 0)
+		me = (struct hijack_limits){ 0 };
+	fprintf(f, "limits:  target: oom_score_adj %d (caller %d)", t->oom_score_adj,
+		me.oom_score_adj);
+	for (i = 0; i < HIJACK_NRLIMITS; i++) {
+		if (!(t->have & (1u << i)) ||
+		    ((me.have & (1u << i)) && t->lim[i].cur == me.lim[i].cur &&
+		     t->lim[i].max == me.lim[i].max))
+			continue;
+		fprintf(f, "%s%s ", n++ ? ", " : "; differing: ", hj_rlimit_name(i));
+		print_limit(f, t->lim[i].cur);
+		fputc('/', f);
+		print_limit(f, t->lim[i].max);
+	}
+	fprintf(f, "%s\n", n ? "" : "; every resource limit as the caller's");
+}
+
+static void print_limits_json(const struct hijack_plan *p, FILE *f)
+{
+	const struct hijack_limits *t = &p->limits;
+	int i, n = 0;
+
+	fprintf(f, ",\"limits\":{\"mode\":\"%s\"", part_name(p->limits_mode));
+	if (p->limits_mode != HIJACK_FROM_TARGET) {
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, ",\"oom_score_adj\":%d,\"rlimits\":{", t->oom_score_adj);
+	for (i = 0; i < HIJACK_NRLIMITS; i++) {
+		if (!(t->have & (1u << i)))
+			continue;
+		fprintf(f, "%s\"%s\":[", n++ ? "," : "", hj_rlimit_name(i));
+		if (t->lim[i].cur == (unsigned long long)RLIM_INFINITY)
+			fputs("\"unlimited\"", f);
+		else
+			fprintf(f, "%llu", t->lim[i].cur);
+		fputc(',', f);
+		if (t->lim[i].max == (unsigned long long)RLIM_INFINITY)
+			fputs("\"unlimited\"", f);
+		else
+			fprintf(f, "%llu", t->lim[i].max);
+		fputc(']', f);
+	}
+	fputs("}}", f);
 }
 
 /* "0,1,2", "0,2", ... in @buf (6 bytes or more). */
@@ -211,6 +277,7 @@ static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 		fprintf(f, "tty:     never: fds 0-2 passed on as they are, a terminal among them too\n");
 	else
 		fprintf(f, "tty:     auto: fds 0-2 are not terminals, none needed\n");
+	print_limits_text(p, f);
 }
 
 static void print_confinement_json(const struct hijack_plan *p, FILE *f)
@@ -274,6 +341,7 @@ static void print_confinement_json(const struct hijack_plan *p, FILE *f)
 		part_name(p->env_mode), env_count(p->envp), p->preserve_fds);
 	fprintf(f, ",\"pty\":{\"mode\":\"%s\",\"fds\":[%s]}",
 		pty_name(p->pty_mode), pty_fd_list(p->pty_fds, buf));
+	print_limits_json(p, f);
 }
 
 static const char *ns_action(const struct hijack_ns_state *s)

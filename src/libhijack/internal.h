@@ -45,6 +45,7 @@ int hj_ns_mask_to_clone(unsigned int mask);
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 
 /* proc.c */
+int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
 int hj_status_field(const char *status, const char *key, char *buf,
@@ -95,6 +96,13 @@ int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d);
 void hj_env_free(char **envp);
 int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 		struct hijack_plan *p, struct hijack_diag *d);
+
+/* limits.c */
+const char *hj_rlimit_name(int resource);
+int hj_limits_read(const struct hijack_target *t, struct hijack_limits *ret,
+		   struct hijack_diag *d);
+int hj_oom_swap(int adj, int *ret_old, struct hijack_diag *d);
+int hj_limits_apply(const struct hijack_limits *want, struct hijack_diag *d);
 
 /* pty.c: the command's own terminal, and the relay to the caller's */
 struct hj_pty {

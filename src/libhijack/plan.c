@@ -211,6 +211,17 @@ static int plan_confinement(const struct hijack_target *t,
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "unknown terminal mode %d", (int)p->pty_mode);
 	p->pty_fds = hj_pty_fds(p->pty_mode);
+	p->limits_mode = HIJACK_FROM_TARGET;
+	if (o->struct_size >= offsetof(struct hijack_opts, limits) + sizeof(o->limits))
+		p->limits_mode = o->limits;
+	if (p->limits_mode == HIJACK_FROM_TARGET) {
+		r = hj_limits_read(t, &p->limits, d);
+		if (r < 0)
+			return r;
+	} else if (p->limits_mode != HIJACK_KEEP) {
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "limits: target or keep");
+	}
 
 	r = hj_proc_read(t, "status", &status, NULL);
 	if (r < 0)

@@ -12,19 +12,18 @@
 #include "internal.h"
 
 /*
- * Read a whole /proc file of the target into a new NUL-terminated buffer.
- * @ret_len gets the length without the terminator (files like environ hold
- * NULs of their own).
+ * Read a whole file, @name relative to @dirfd, into a new NUL-terminated
+ * buffer.  @ret_len gets the length without the terminator (files like
+ * environ hold NULs of their own).
  */
-int hj_proc_read(const struct hijack_target *t, const char *name,
-		 char **ret, size_t *ret_len)
+int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 {
 	_cleanup_close_ int fd = -EBADF;
 	size_t len = 0, size = 4096;
 	char *buf = NULL, *nbuf;
 	ssize_t n;
 
-	fd = openat(t->procfd, name, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
@@ -53,6 +52,13 @@ int hj_proc_read(const struct hijack_target *t, const char *name,
 	if (ret_len)
 		*ret_len = len;
 	return 0;
+}
+
+/* The same for a /proc file of the target. */
+int hj_proc_read(const struct hijack_target *t, const char *name,
+		 char **ret, size_t *ret_len)
+{
+	return hj_read_at(t->procfd, name, ret, ret_len);
 }
 
 /*

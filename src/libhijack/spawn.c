@@ -238,6 +238,12 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 		if (r < 0)
 			return r;
 	}
+	/* After every open but the exec's: RLIMIT_NOFILE may be small. */
+	if (p->limits_mode == HIJACK_FROM_TARGET) {
+		r = hj_limits_apply(&p->limits, d);
+		if (r < 0)
+			return r;
+	}
 	r = child_fd_barrier(p->preserve_fds, d);
 	if (r < 0)
 		return r;
@@ -704,7 +710,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	};
 	_cleanup_close_ int status_r = -EBADF;
 	struct hj_pty pty;
-	int subreaper = -1;
+	int subreaper = -1, oom = 0;
 	int fds[2], i, r, status = 0;
 	sigset_t set;
 	pid_t cmd;
@@ -723,6 +729,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	r = open_cgroups(&s, d);
 	if (r < 0)
 		goto out;
+
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		r = hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
 		goto out;
@@ -739,7 +746,17 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	(void)sigaddset(&set, SIGCHLD);
 	(void)sigprocmask(SIG_BLOCK, &set, &s.oldmask);
 
+	/* The command inherits the target's OOM score from us (limits.c). */
+	if (p->limits_mode == HIJACK_FROM_TARGET) {
+		r = hj_oom_swap(p->limits.oom_score_adj, &oom, d);
+		if (r < 0) {
+			(void)sigprocmask(SIG_SETMASK, &s.oldmask, NULL);
+			goto out;
+		}
+	}
 	r = start(&s, status_r, &subreaper, d);
+	if (p->limits_mode == HIJACK_FROM_TARGET)
+		(void)hj_oom_swap(oom, &oom, NULL);
 	spawn_close(&s);
 	if (r > 0) {
 		cmd = r;

@@ -2,17 +2,20 @@
 # Confinement parity: a fixture target that runs as uid/gid 1000 with
 # supplementary groups, keeps two capabilities (also ambient) and a few
 # more in its bounding set, has no_new_privs, a seccomp filter making
-# mkdir fail with EPERM, and lives in a child cgroup on every hierarchy.
+# mkdir fail with EPERM, lives in a child cgroup on every hierarchy, and
+# has lower resource limits and a higher oom_score_adj than the caller.
 # Observed from the host, the entered command must hold exactly the same.
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 skip_unless_root
 grep -q '^Seccomp:' /proc/self/status || skip_all "kernel without seccomp"
 
-plan 52
+plan 60
 
 cg=hijack-test-$$
 # CAP_KILL (5), CAP_NET_BIND_SERVICE (10) kept; CAP_CHOWN, CAP_DAC_OVERRIDE bounded.
 confine="--cgroup $cg --uid 1000 --gid 1000 --groups 1000,27,100 --caps 5,10 --bound 0,1 --nnp --deny-mkdir"
+# RLIMIT_CORE (4) 0, RLIMIT_NOFILE (7) 256/512, RLIMIT_NPROC (6) 4000/5000.
+confine="$confine --rlimit 4:0:0 --rlimit 7:256:512 --rlimit 6:4000:5000 --oom 500"
 HIJACK_TARGET_MARK=from-target
 export HIJACK_TARGET_MARK
 # shellcheck disable=SC2086
@@ -42,6 +45,8 @@ compare_with_target() {
 		is "$(status_field "$c" $f)" "$(status_field "$TARGET" $f)" "$* $f matches the target's"
 	done
 	is "$(cat "/proc/$c/cgroup")" "$(cat "/proc/$TARGET/cgroup")" "$* /proc/PID/cgroup matches on every hierarchy"
+	is "$(cat "/proc/$c/limits")" "$(cat "/proc/$TARGET/limits")" "$* /proc/PID/limits matches, every resource"
+	is "$(cat "/proc/$c/oom_score_adj")" 500 "$* oom_score_adj is the target's"
 	kill "$hp" 2>/dev/null
 	wait "$hp" 2>/dev/null
 }
@@ -73,6 +78,10 @@ is "$out" "4321:4322" "--user/--group by number"
 out=$("$HIJACK" --pid "$TARGET" --preserve-credentials --caps=keep --seccomp=none -- /usr/bin/id -u)
 is "$out" "0" "--preserve-credentials keeps the caller's uid"
 
+# --limits=keep: the caller's.
+out=$("$HIJACK" --pid "$TARGET" --limits=keep -- /bin/sh -c 'cat /proc/self/limits /proc/self/oom_score_adj')
+is "$out" "$(cat /proc/self/limits /proc/self/oom_score_adj)" "--limits=keep: the caller's limits and oom_score_adj"
+
 # Only 0, 1, 2 unless --preserve-fds.
 fdprobe='for f in 3 4 5 6 7 8 9; do [ -e /proc/$$/fd/$f ] && printf "%s " $f; done; true'
 out=$("$HIJACK" --pid "$TARGET" -- /bin/sh -c "$fdprobe" 3</dev/null 4</dev/null 5</dev/null)
@@ -86,10 +95,11 @@ like "$out" "*creds:   target: uid 1000/1000/1000*groups 27,100,1000*" "--explai
 like "$out" "*target  inh 0000000000000420 prm 0000000000000420*bnd 0000000000000423*" "--explain: capability sets"
 like "$out" "*seccomp: target; target mode 2, no_new_privs yes; command gets 1 filter(s)*" "--explain: seccomp"
 like "$out" "*/$cg*join*" "--explain: cgroups to join"
+like "$out" "*limits:  target: oom_score_adj 500 (caller *)*core 0/0*nofile 256/512*" "--explain: limits that differ"
 out=$("$HIJACK" --pid "$TARGET" --explain=json)
 if command -v python3 >/dev/null; then
-	echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["seccomp"]["filters"] == 1 and d["caps"]["target"]["amb"] == "0000000000000420" and d["creds"]["target"]["groups"] == [27,100,1000]'
-	ok $? "--explain=json: seccomp, caps and groups parse"
+	echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["seccomp"]["filters"] == 1 and d["caps"]["target"]["amb"] == "0000000000000420" and d["creds"]["target"]["groups"] == [27,100,1000] and d["limits"]["rlimits"]["nofile"] == [256,512] and d["limits"]["oom_score_adj"] == 500'
+	ok $? "--explain=json: seccomp, caps, groups and limits parse"
 else
 	like "$out" '*"filters":1*' "--explain=json: seccomp filters"
 fi
@@ -126,5 +136,36 @@ is "$rc" 125 "unprivileged caller, target with seccomp filters: exit 125"
 like "$err" "hijack: seccomp: *pid $TARGET*" "unprivileged caller: the filters of the pid are named"
 out=$("$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ --seccomp=none -- /bin/sh -c 'id -u')
 is "$out" "0" "... and with --seccomp=none it enters, as the target's root"
+
+# Limits the command may not take whole: a hard limit above the caller's
+# needs CAP_SYS_RESOURCE in the host's user namespace to be raised to.
+# Entering a user namespace, or without that capability, the command
+# keeps the caller's lower hard limit: stricter, never looser.  And an
+# oom_score_adj below the caller's (600 here) is given all the same.
+stop_target
+hard=$(ulimit -Hn)
+capeff=$(grep '^CapEff:' /proc/self/status | cut -f2)
+# lower: run hijack with a hard nofile 16 below the target's.
+lower() {
+	(ulimit -n $((hard - 16)) && echo 600 >/proc/self/oom_score_adj &&
+		exec "$HIJACK" --pid "$TARGET" -- /bin/sh -c \
+			'echo $(ulimit -Sn)/$(ulimit -Hn)/$(cat /proc/self/oom_score_adj)')
+}
+if [ "$hard" != unlimited ] && [ "$hard" -gt 100 ]; then
+	start_target --rlimit 7:64:"$hard" --oom 500
+	if [ $(((0x$capeff >> 24) & 1)) = 1 ]; then
+		expect=$hard why="raised, as CAP_SYS_RESOURCE allows"
+	else
+		expect=$((hard - 16)) why="kept, as the caller lacks CAP_SYS_RESOURCE"
+	fi
+	is "$(lower)" "64/$expect/500" "caller's hard nofile below the target's: soft 64, hard $why; oom_score_adj 600 lowered to 500"
+	stop_target
+	start_target --userns 1000 --rlimit 7:64:"$hard" --oom 500
+	is "$(lower)" "64/$((hard - 16))/500" "... entering a user namespace: hard nofile kept at the caller's $((hard - 16))"
+	stop_target
+else
+	skip "a hard limit above the caller's" "hard nofile is '$hard'"
+	skip "... entering a user namespace" "hard nofile is '$hard'"
+fi
 
 finish

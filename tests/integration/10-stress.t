@@ -13,6 +13,10 @@ plan 4
 
 workers=4
 rounds=25
+# Every fixture and hijack of this test carries the tag, so that the check
+# below leaves alone those of tests running beside it (make -j).
+HIJACK_STRESS_TAG=stress-$$
+export HIJACK_STRESS_TAG
 deadline=$(($(date +%s) + 120))
 
 worker() {
@@ -63,8 +67,8 @@ is "$bad" 0 "every entry into a dying target ended cleanly"
 [ "$done_rounds" -ge $workers ]
 ok $? "$done_rounds entries made in the time allowed"
 
-# Nothing left behind: no fixture, no hijack, no zombie child of this shell.
-# Read from /proc, the same on the host and under busybox.
+# Nothing left behind: no fixture, no hijack (of this test), no zombie child
+# of this shell.  Read from /proc, the same on the host and under busybox.
 sleep 0.2
 left=""
 zombies=0
@@ -76,7 +80,12 @@ for d in /proc/[0-9]*; do
 	state=${rest%% *}
 	ppid=${rest#* }
 	ppid=${ppid%% *}
-	case $comm in fixture | hijack) left="$left ${d#/proc/}($comm,$state)" ;; esac
+	case $comm in
+	fixture | hijack)
+		tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qx "HIJACK_STRESS_TAG=$HIJACK_STRESS_TAG" &&
+			left="$left ${d#/proc/}($comm,$state)"
+		;;
+	esac
 	[ "$state" = Z ] && [ "$ppid" = $$ ] && zombies=$((zombies + 1))
 done
 is "$left" "" "no fixture or hijack process is left"

@@ -24,6 +24,10 @@
  *	--bound A,B,..	 further capability numbers left in the bounding set
  *	--nnp		 no_new_privs
  *	--deny-mkdir	 a seccomp filter: mkdir and mkdirat fail with EPERM
+ *	--rlimit R:S:H	 resource R (an RLIMIT_* number) limited to soft S,
+ *			 hard H (repeatable); set before any namespace, so
+ *			 that a hard limit may be raised
+ *	--oom N		 oom_score_adj N, likewise
  *
  *   fixture --run-as UID -- COMMAND [ARG...]
  *	Run COMMAND as UID (gid UID, no supplementary groups): how the tests
@@ -52,6 +56,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -472,6 +477,8 @@ int main(int argc, char **argv)
 		{ "bound", required_argument, NULL, 'B' },
 		{ "nnp", no_argument, NULL, 'N' },
 		{ "deny-mkdir", no_argument, NULL, 'D' },
+		{ "rlimit", required_argument, NULL, 'L' },
+		{ "oom", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg c = { .userns_uid = -1, .hostname = "hijack-target",
@@ -529,6 +536,28 @@ int main(int argc, char **argv)
 		case 'D':
 			c.deny_mkdir = 1;
 			break;
+		case 'L': {
+			unsigned long long cur, max;
+			struct rlimit rl;
+			int res;
+
+			if (sscanf(optarg, "%d:%llu:%llu", &res, &cur, &max) != 3) {
+				fprintf(stderr, "fixture: --rlimit R:SOFT:HARD\n");
+				return 2;
+			}
+			rl.rlim_cur = cur;
+			rl.rlim_max = max;
+			if (setrlimit((__rlimit_resource_t)res, &rl) < 0)
+				die("setrlimit");
+			break;
+		}
+		case 'O': {
+			FILE *f = fopen("/proc/self/oom_score_adj", "we");
+
+			if (!f || fprintf(f, "%d", atoi(optarg)) < 0 || fclose(f))
+				die("oom_score_adj");
+			break;
+		}
 		default:
 			fprintf(stderr, "fixture: bad usage\n");
 			return 2;

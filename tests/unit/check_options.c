@@ -141,6 +141,10 @@ START_TEST(confinement)
 	cli_free(&a);
 
 	ck_assert_int_eq(PARSE("--pid", "1"), 0);
+	ck_assert_int_eq(a.opts.limits, HIJACK_FROM_TARGET);
+	ck_assert_int_eq(PARSE("--pid", "1", "--limits=keep"), 0);
+	ck_assert_int_eq(a.opts.limits, HIJACK_KEEP);
+	ck_assert_int_eq(PARSE("--pid", "1"), 0);
 	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_AUTO);
 	ck_assert_int_eq(PARSE("--pid", "1", "--pty"), 0);
 	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_ALWAYS);
@@ -180,6 +184,7 @@ START_TEST(bad_input)
 		{ { "--pid", "1", "--caps=some" }, "invalid --caps 'some': target or keep" },
 		{ { "--pid", "1", "--env=none" }, "invalid --env 'none': target, keep or clear" },
 		{ { "--pid", "1", "--preserve-fds=-1" }, "invalid --preserve-fds '-1': a count of fds after 2" },
+		{ { "--pid", "1", "--limits=none" }, "invalid --limits 'none': target or keep" },
 		{ { "--pid", "1", "--user=" }, "empty --user" },
 		{ { "--preserve-credentials", "--user=x", "--pid=1" }, "--preserve-credentials cannot be combined with --user or --group" },
 	};
