@@ -181,6 +181,24 @@ check "JSON: A/A with a steady control: PASS" 0 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/C"
 grep_ok "the control is STEADY" "verdict: STEADY" "$tmp/out"
 
+# -- resample.sh: A/A by random splits of one kernel's boots ---------------
+here=$(cd "$(dirname "$0")" && pwd)
+check "resample.sh: one kernel's boots" 0 \
+	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/C"
+grep_ok "resample.sh: no false FAIL in 12 splits" "^splits with any FAIL: 0 of 12 " "$tmp/out"
+grep_ok "resample.sh: a row per workload" "^spawn  *[0-9]" "$tmp/out"
+check "resample.sh: a pool of two kernels (spawn 3% apart)" 0 \
+	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/D"
+# Mixed halves widen spawn's interval: it no longer PASSes in every split.
+if [ "$(awk '$1 == "spawn" { print $2 }' "$tmp/out")" -lt 12 ]; then
+	ok "resample.sh: ... spawn stops PASSing every split: the splits see the mix"
+else
+	not_ok "resample.sh: ... spawn stops PASSing every split: the splits see the mix"
+	sed 's/^/# /' "$tmp/out"
+fi
+check "resample.sh: too few boots: exit 2" 2 \
+	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -k 50 "$tmp/A"
+
 # -- --per-boot: a boot's median or its mean ------------------------------
 # Each candidate boot has batches 100, 100, 130: its median is the
 # baseline's 100, its mean 110.
