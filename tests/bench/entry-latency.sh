@@ -44,7 +44,7 @@ trap 'kill $fixture 2>/dev/null; wait $fixture 2>/dev/null; rm -f "$out"' EXIT
 for _ in $(seq 100); do [ -s "$out" ] && break; sleep 0.05; done
 target=$(cat "$out")
 
-nsonly=(--preserve-credentials --caps=keep --cgroups=keep --seccomp=none --lsm=keep --env=keep)
+nsonly=(--preserve-credentials --caps=keep --cgroups=keep --seccomp=none --lsm=keep --env=keep --limits=keep)
 names=("bare /bin/true" "nsenter -a" "nsenter -a -r -w" "hijack ${extra[*]}" "hijack, namespaces only")
 run() {
 	case $1 in
