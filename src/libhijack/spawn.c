@@ -729,7 +729,6 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	r = open_cgroups(&s, d);
 	if (r < 0)
 		goto out;
-
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		r = hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
 		goto out;
@@ -739,6 +738,12 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	r = hj_pty_prepare(&pty, p, d);
 	if (r < 0)
 		goto out;
+	/* The command inherits the target's OOM score from us (limits.c). */
+	if (p->limits_mode == HIJACK_FROM_TARGET) {
+		r = hj_oom_swap(p->limits.oom_score_adj, &oom, d);
+		if (r < 0)
+			goto out;
+	}
 
 	(void)sigemptyset(&set);
 	for (i = 0; i < (int)ARRAY_SIZE(forwarded_signals); i++)
@@ -746,14 +751,6 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	(void)sigaddset(&set, SIGCHLD);
 	(void)sigprocmask(SIG_BLOCK, &set, &s.oldmask);
 
-	/* The command inherits the target's OOM score from us (limits.c). */
-	if (p->limits_mode == HIJACK_FROM_TARGET) {
-		r = hj_oom_swap(p->limits.oom_score_adj, &oom, d);
-		if (r < 0) {
-			(void)sigprocmask(SIG_SETMASK, &s.oldmask, NULL);
-			goto out;
-		}
-	}
 	r = start(&s, status_r, &subreaper, d);
 	if (p->limits_mode == HIJACK_FROM_TARGET)
 		(void)hj_oom_swap(oom, &oom, NULL);
