@@ -219,7 +219,7 @@ static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 	struct hijack_creds me;
 	char buf[6];
 	struct hijack_caps mycaps = { 0 };
-	size_t i;
+	size_t i, n;
 
 	caller_creds(&me);
 	fprintf(f, "creds:   %s: ", part_name(p->creds_mode));
@@ -263,8 +263,9 @@ static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 		fprintf(f, "lsm:     %s, %s: %s\n", p->lsm,
 			part_name(p->lsm_mode),
 			p->lsm_label[0] ? p->lsm_label : "(caller's)");
-	fprintf(f, "env:     %s: %zu variables\n", part_name(p->env_mode),
-		env_count(p->envp));
+	n = env_count(p->envp);
+	fprintf(f, "env:     %s: %zu variable%s\n", part_name(p->env_mode), n,
+		n == 1 ? "" : "s");
 	fprintf(f, "fds:     0-2%s", p->preserve_fds ? " and " : "\n");
 	if (p->preserve_fds)
 		fprintf(f, "3-%u\n", 2 + p->preserve_fds);
