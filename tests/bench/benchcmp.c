@@ -255,6 +255,26 @@ static enum family row_family(const struct row *r)
  * family of more than 12 rows at alpha = 5%; with 6 against 6 (1/924) up
  * to 46 rows.
  */
+/*
+ * The verdict of the primary family alone, which decides whether the gate
+ * takes more boots: "none" when no workload is primary.
+ */
+static const char *primary_verdict(const struct row *rows, size_t nr)
+{
+	bool any = false, fail = false, inconc = false;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (row_family(&rows[i]) != FAMILY_PRIMARY)
+			continue;
+		any = true;
+		fail |= rows[i].verdict == V_FAIL;
+		inconc |= rows[i].verdict == V_INCONCLUSIVE;
+	}
+	if (!any)
+		return "none";
+	return fail ? "FAIL" : inconc ? "INCONCLUSIVE" : "PASS";
+}
+
 static void holm_family(struct row *rows, size_t nr, enum family fam,
 			double alpha, size_t *ret_size)
 {
@@ -500,6 +520,8 @@ static void print_json(const struct opts *o, const struct side *base,
 	}
 	fputs("\n  ],\n  \"verdict\": ", f);
 	json_str(f, overall);
+	fputs(",\n  \"primary\": ", f);
+	json_str(f, primary_verdict(rows, nr));
 	fprintf(f, ",\n  \"exit\": %d\n}\n", code);
 }
 
@@ -595,6 +617,7 @@ static void print_table(const struct opts *o, const struct side *base,
 			worst = finite ? r->margin + halfwidth(r) : INFINITY;
 	}
 	fprintf(f, "overall: %s\n", overall);
+	fprintf(f, "primary: %s\n", primary_verdict(rows, nr));
 	if (worst > 0 && isfinite(worst))
 		fprintf(f, "smallest slowdown detectable in every primary workload: %.3f%%\n",
 			100 * worst);

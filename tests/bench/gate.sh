@@ -10,7 +10,8 @@
 #               per boot, logs/ the serial logs; verdict.txt, verdict.json,
 #               verdict.ktap, gate.svg and ministat/ the judgement
 #   -n LIST     boot pairs at each look, e.g. 5,10,20 (default 8): after
-#               each look the gate stops unless the result is INCONCLUSIVE
+#               each look the gate stops unless a primary workload (or,
+#               with none, any workload) is INCONCLUSIVE and none FAILed
 #   -c CLOCK    instruction (default; TCG -icount), real (KVM),
 #               emulator (plain TCG wall clock, never PASSes) or both:
 #               the instruction clock into DIR, then, if a probe boot
@@ -77,7 +78,7 @@ die() {
 }
 
 usage() {
-	sed -n '7,40s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,39s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -228,14 +229,20 @@ one_boot() {
 }
 
 judge() {
-	# judge LOOK NR_LOOKS: prints the table, leaves the files, returns
-	# benchcmp's exit status
-	local rc=0 args=(--clock "$clock" --per-boot "$per_boot" --margin "$margin"
-			 --margin-secondary "$margin2" --look "$1" --looks "$2")
-	"$bindir/benchcmp" "${args[@]}" --json "$out/A" "$out/B" >"$out/verdict.json" || true
-	"$bindir/benchcmp" "${args[@]}" --ktap "$out/A" "$out/B" >"$out/verdict.ktap" || true
+	# judge LOOK NR_LOOKS PAIRS: prints the table, leaves the files,
+	# returns benchcmp's exit status.  Only boots 1..PAIRS count: a
+	# resumed folder (-r) may hold more, which belong to later looks.
+	local rc=0 i a="" b="" args=(--clock "$clock" --per-boot "$per_boot"
+			 --margin "$margin" --margin-secondary "$margin2"
+			 --look "$1" --looks "$2")
+	for ((i = 1; i <= $3; i++)); do
+		a+="${a:+,}$out/A/boot$i.json"
+		b+="${b:+,}$out/B/boot$i.json"
+	done
+	"$bindir/benchcmp" "${args[@]}" --json "$a" "$b" >"$out/verdict.json" || true
+	"$bindir/benchcmp" "${args[@]}" --ktap "$a" "$b" >"$out/verdict.ktap" || true
 	"$bindir/benchcmp" "${args[@]}" --svg "$out/gate.svg" \
-		--ministat-dir "$out/ministat" "$out/A" "$out/B" >"$out/verdict.txt" || rc=$?
+		--ministat-dir "$out/ministat" "$a" "$b" >"$out/verdict.txt" || rc=$?
 	cat "$out/verdict.txt"
 	return $rc
 }
@@ -261,8 +268,14 @@ for ((look = 1; look <= nr_looks; look++)); do
 	done
 	echo "gate: look $look of $nr_looks after $done_pairs pairs" >&2
 	rc=0
-	judge "$look" "$nr_looks" || rc=$?
+	judge "$look" "$nr_looks" "$done_pairs" || rc=$?
 	[ "$rc" -eq 4 ] || break
+	# More boots only while a primary workload is undecided: a noisy
+	# secondary one alone is reported INCONCLUSIVE, not chased.
+	case $(sed -n 's/^primary: //p' "$out/verdict.txt") in
+	INCONCLUSIVE | none) ;;
+	*) break ;;
+	esac
 done
 echo "gate: results in $out (clock: $clock)" >&2
 exit "$rc"

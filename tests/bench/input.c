@@ -414,8 +414,13 @@ int side_load(const char *arg, const char *field, bool boot_mean,
 	int ret = -1;
 
 	memset(side, 0, sizeof(*side));
-	side->label = strdup(arg);
 	files = side_files(arg, &nr, err, errlen);
+	/* A long list of files is named by its ends, as the gate's looks are. */
+	if (files && nr > 2 && strchr(arg, ','))
+		(void)!asprintf(&side->label, "%s ... %s (%zu files)", files[0],
+				files[nr - 1], nr);
+	else
+		side->label = strdup(arg);
 	if (!files || !side->label) {
 		if (files && !side->label)
 			snprintf(err, errlen, "%s: out of memory", arg);

@@ -174,12 +174,14 @@ grep_ok "the moving control is named" "verdict: MOVED" "$tmp/out"
 check "JSON: spawn 3% slower, control steady: FAIL" 1 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/D"
 grep_ok "only spawn FAILs" "^spawn .* FAIL" "$tmp/out"
+grep_ok "... and the primary family FAILs" "^primary: FAIL$" "$tmp/out"
 check "JSON: a comma list of files is a side" 1 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/D/boot1.json,$tmp/D/boot2.json,$tmp/D/boot3.json,$tmp/D/boot4.json,$tmp/D/boot5.json"
 grep_ok "the list gives 5 boots" "^spawn  *6  *5 " "$tmp/out"
 check "JSON: A/A with a steady control: PASS" 0 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/C"
 grep_ok "the control is STEADY" "verdict: STEADY" "$tmp/out"
+grep_ok "the primary family's own verdict, for the gate's schedule" "^primary: PASS$" "$tmp/out"
 
 # -- resample.sh: A/A by random splits of one kernel's boots ---------------
 here=$(cd "$(dirname "$0")" && pwd)
