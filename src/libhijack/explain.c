@@ -67,10 +67,11 @@ static const char *pty_name(enum hijack_pty m)
 	return "unknown";
 }
 
-static void print_limit(FILE *f, unsigned long long v)
+/* A limit's value; "unlimited" in quotes for JSON, where it is a string. */
+static void print_limit(FILE *f, unsigned long long v, bool json)
 {
 	if (v == (unsigned long long)RLIM_INFINITY)
-		fputs("unlimited", f);
+		fputs(json ? "\"unlimited\"" : "unlimited", f);
 	else
 		fprintf(f, "%llu", v);
 }
@@ -96,9 +97,9 @@ static void print_limits_text(const struct hijack_plan *p, FILE *f)
 		     t->lim[i].max == me.lim[i].max))
 			continue;
 		fprintf(f, "%s%s ", n++ ? ", " : "; differing: ", hj_rlimit_name(i));
-		print_limit(f, t->lim[i].cur);
+		print_limit(f, t->lim[i].cur, false);
 		fputc('/', f);
-		print_limit(f, t->lim[i].max);
+		print_limit(f, t->lim[i].max, false);
 	}
 	fprintf(f, "%s\n", n ? "" : "; every resource limit as the caller's");
 }
@@ -118,15 +119,9 @@ static void print_limits_json(const struct hijack_plan *p, FILE *f)
 		if (!(t->have & (1u << i)))
 			continue;
 		fprintf(f, "%s\"%s\":[", n++ ? "," : "", hj_rlimit_name(i));
-		if (t->lim[i].cur == (unsigned long long)RLIM_INFINITY)
-			fputs("\"unlimited\"", f);
-		else
-			fprintf(f, "%llu", t->lim[i].cur);
+		print_limit(f, t->lim[i].cur, true);
 		fputc(',', f);
-		if (t->lim[i].max == (unsigned long long)RLIM_INFINITY)
-			fputs("\"unlimited\"", f);
-		else
-			fprintf(f, "%llu", t->lim[i].max);
+		print_limit(f, t->lim[i].max, true);
 		fputc(']', f);
 	}
 	fputs("}}", f);

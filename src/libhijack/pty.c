@@ -24,7 +24,6 @@
  */
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -255,8 +254,12 @@ int hj_pty_pollfds(struct hj_pty *pty, struct pollfd *pfd)
 	return n;
 }
 
-/* Copy what the command wrote to the caller; false once it cannot write more. */
-static bool pty_output(struct hj_pty *pty)
+/*
+ * Copy what the command wrote to the caller.  Return 1 when something was
+ * copied, 0 when nothing is there now, -1 once no slave is open any more
+ * (EIO) and the master is of no further use.
+ */
+static int pty_output(struct hj_pty *pty)
 {
 	char buf[4096];
 	ssize_t n;
@@ -264,10 +267,9 @@ static bool pty_output(struct hj_pty *pty)
 	n = read(pty->master, buf, sizeof(buf));
 	if (n > 0) {
 		write_all(pty->out, buf, (size_t)n);
-		return true;
+		return 1;
 	}
-	/* EIO: no slave is open any more. */
-	return n < 0 && (errno == EAGAIN || errno == EINTR);
+	return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
 }
 
 static void pty_input(struct hj_pty *pty)
@@ -315,7 +317,7 @@ void hj_pty_handle(struct hj_pty *pty, const struct pollfd *pfd, int n)
 					pty->len = pty->off = 0;
 			}
 			if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
-			    !pty_output(pty))
+			    pty_output(pty) < 0)
 				close_fdp(&pty->master);
 		} else if (pfd[i].fd == pty->in) {
 			pty_input(pty);
@@ -340,20 +342,14 @@ void hj_pty_resize(struct hj_pty *pty)
  */
 void hj_pty_finish(struct hj_pty *pty)
 {
-	char buf[4096];
-	ssize_t n;
 	int i;
 
 	/*
 	 * Until it would block: what comes after that is from processes the
 	 * command left behind, which may write for ever.
 	 */
-	for (i = 0; pty->master >= 0 && i < 256; i++) {
-		n = read(pty->master, buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		write_all(pty->out, buf, (size_t)n);
-	}
+	for (i = 0; pty->master >= 0 && i < 256 && pty_output(pty) > 0; i++)
+		;
 	if (pty->raw) {
 		(void)tcsetattr(STDIN_FILENO, TCSADRAIN, &pty->saved);
 		pty->raw = false;
