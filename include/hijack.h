@@ -370,6 +370,9 @@ struct hijack_plan {
 	unsigned int pty_fds;
 	enum hijack_part_mode limits_mode;
 	struct hijack_limits limits;
+	/* Set by the caller when the target was named as a container:
+	 * hijack_plan_print() then shows it.  Not owned. */
+	const struct hijack_container *container;
 };
 
 /** struct hijack_target - a pinned target task; opaque. */
@@ -524,6 +527,103 @@ struct hijack_result {
 int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 	       char *const argv[], struct hijack_result *ret,
 	       struct hijack_diag *reterr_diag);
+
+/**
+ * struct hijack_container - a running container, as its engine records it.
+ * @engine: the engine's name: "lxc", "docker", "podman", "runc", "crun",
+ *	"containerd", "incus", "machine" or "pid".
+ * @name: the name users give it (containerd: "NAMESPACE/ID").
+ * @id: the engine's id for it (the name again where the engine has none).
+ * @pid: its init process, in the caller's pid namespace.
+ * @state: the engine's word for its state ("running", "created", ...).
+ * @start_ticks: the init's start time in clock ticks after boot, as
+ *	/proc/PID/stat field 22 gives it, when the engine records it; else 0.
+ * @cgroup_mark: a cgroup path component that only this container's tasks
+ *	have (e.g. the full docker id), when the engine's cgroups tell; else "".
+ *
+ * @start_ticks and @cgroup_mark are the proof hijack_container_open() asks
+ * of the pinned task: one of the two, at least, is set by every engine but
+ * "pid".
+ */
+struct hijack_container {
+	char engine[16];
+	char name[256];
+	char id[160];
+	pid_t pid;
+	char state[32];
+	unsigned long long start_ticks;
+	char cgroup_mark[320];
+};
+
+/**
+ * hijack_engine_names() - the engines this libhijack knows, in the order
+ * they are searched, NULL-terminated.  "pid" is last.
+ */
+const char *const *hijack_engine_names(void);
+
+/**
+ * hijack_containers_list() - the running containers of every engine present.
+ * @engine: only this engine, or NULL for all of them.
+ * @ret: on success, a malloc'ed array; free() it.
+ * @ret_n: its length.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * A container that two engines know (docker's are containerd's "moby/ID"
+ * and runc's too) is listed once, under the engine that made it.  An
+ * engine that is not installed or not running adds nothing.
+ *
+ * Return: 0, or a negative errno (-ENOENT: @engine is not known; an
+ * engine asked for by name that cannot be read gives its own error).
+ */
+int hijack_containers_list(const char *engine, struct hijack_container **ret,
+			   size_t *ret_n, struct hijack_diag *reterr_diag);
+
+/**
+ * hijack_container_find() - resolve a TARGET to one running container.
+ * @target: "[ENGINE:]NAME"; NAME is a name, a full id or a unique prefix of
+ *	an id; "pid:PID" names a task directly.
+ * @ret: on success, the container.
+ * @reterr_diag: optional, filled on failure; its detail lists the
+ *	candidates ("docker:web lxc:web") or the engines searched.
+ *
+ * Without ENGINE every engine present is searched.  An exact name or id
+ * wins over id prefixes.
+ *
+ * Return: 0; -ENOENT when nothing matches; -ENOTUNIQ when several
+ * containers match; -EINVAL for a malformed @target or unknown engine;
+ * another negative errno when the named engine cannot be read.
+ */
+int hijack_container_find(const char *target, struct hijack_container *ret,
+			  struct hijack_diag *reterr_diag);
+
+/**
+ * hijack_container_open() - pin a found container's init, race-free.
+ * @c: from hijack_container_find() or hijack_containers_list().
+ * @ret: on success, the pinned target; free it with hijack_target_free().
+ * @reterr_diag: optional, filled on failure.
+ *
+ * The pid is pinned with a pidfd first (hijack_target_open()); then the
+ * pinned task must still be the container's: its start time must be the
+ * one the engine recorded, and its cgroup must carry the container's mark.
+ * A container stopped or restarted since it was found is refused, never
+ * replaced by whatever now has its pid.
+ *
+ * Return: 0, -ESRCH when the task is gone or is no longer the container's.
+ */
+int hijack_container_open(const struct hijack_container *c,
+			  struct hijack_target **ret,
+			  struct hijack_diag *reterr_diag);
+
+/**
+ * hijack_container_print() - the container part of --explain.
+ * @c: the container.
+ * @json: a JSON object instead of "key: value" lines.
+ * @f: where to write.
+ *
+ * Return: 0, or -EIO on a write error.
+ */
+int hijack_container_print(const struct hijack_container *c, bool json,
+			   FILE *f);
 
 #ifdef __cplusplus
 }

@@ -6,9 +6,10 @@
 set -eu
 
 build="autoconf automake libtool pkg-config gcc make libc6-dev
-	libcap-dev libseccomp-dev libmount-dev check libsubunit-dev libgsl-dev"
+	libcap-dev libseccomp-dev libmount-dev check libsubunit-dev libgsl-dev
+	libjansson-dev libsmartcols-dev lxc-dev"
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
-	zsh groff-base mandoc ministat"
+	zsh groff-base mandoc ministat docker.io containerd podman crun"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 	xz-utils cpio python3-ply"
 

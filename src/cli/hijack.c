@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <libsmartcols.h>
+
 #include "hijack.h"
 #include "options.h"
 
@@ -26,14 +28,22 @@
 static void usage(void)
 {
 	fputs("Usage:\n"
+	      " hijack [options] [--] TARGET [command [arg...]]\n"
 	      " hijack [options] --pid PID [--] [command [arg...]]\n"
+	      " hijack --list [--json]\n"
 	      "\n"
-	      "Run a program inside a running task's container: its namespaces, root\n"
-	      "and working directory, cgroups, credentials, capabilities, seccomp\n"
-	      "filters, LSM label and environment.  The default command is /bin/sh.\n"
+	      "Run a program inside a running container: its namespaces, root and\n"
+	      "working directory, cgroups, credentials, capabilities, seccomp filters,\n"
+	      "LSM label and environment.  The default command is /bin/sh.\n"
+	      "TARGET is [ENGINE:]NAME: a container's name, id or unique id prefix;\n"
+	      "ENGINE is lxc, docker, podman, runc, crun, containerd (NAME is\n"
+	      "NAMESPACE/ID), incus, machine or pid (pid:PID).  Without ENGINE every\n"
+	      "engine present is searched.\n"
 	      "\n"
 	      "Options:\n"
-	      " -t, --pid PID          the target task (required)\n"
+	      " -t, --pid PID          the target task, instead of TARGET\n"
+	      "     --list             list the running containers (engine, name, id,\n"
+	      "                        pid, state); --json for JSON\n"
 	      "     --ns LIST          enter only these namespace types\n"
 	      "     --no-ns LIST       never enter these namespace types\n"
 	      "                        (types: mnt uts ipc net pid user cgroup time, or all)\n"
@@ -101,15 +111,75 @@ static void close_stdout(void)
 
 static _Noreturn void fail(const struct hijack_diag *d, int code)
 {
-	fprintf(stderr, "hijack: %s: %s: %s\n", hijack_step_name(d->step),
-		d->detail, strerror(d->err));
+	/* The list of candidates is the message; ENOTUNIQ's text is not. */
+	if (d->err == ENOTUNIQ)
+		fprintf(stderr, "hijack: %s: %s\n", hijack_step_name(d->step),
+			d->detail);
+	else
+		fprintf(stderr, "hijack: %s: %s: %s\n",
+			hijack_step_name(d->step), d->detail, strerror(d->err));
 	exit(code);
+}
+
+/*
+ * --list: a table like lsns(8)'s, or JSON, through libsmartcols, which
+ * also escapes whatever an engine calls its containers.
+ */
+static int list_containers(bool json)
+{
+	static const char *const cols[] = { "ENGINE", "NAME", "ID", "PID",
+					    "STATE" };
+	struct libscols_table *tb;
+	struct hijack_container *v = NULL;
+	struct hijack_diag d;
+	size_t i, n = 0;
+	int r;
+
+	if (hijack_containers_list(NULL, &v, &n, &d) < 0)
+		fail(&d, EXIT_HIJACK_FAILED);
+	tb = scols_new_table();
+	if (!tb)
+		goto oom;
+	scols_table_enable_json(tb, json);
+	scols_table_set_name(tb, "containers");
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		struct libscols_column *cl;
+
+		cl = scols_table_new_column(tb, cols[i], 0,
+					    i == 2 ? SCOLS_FL_TRUNC : 0);
+		if (!cl)
+			goto oom;
+		if (i == 3)
+			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
+	}
+	for (i = 0; i < n; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		char pid[16];
+
+		if (!ln)
+			goto oom;
+		(void)snprintf(pid, sizeof(pid), "%d", (int)v[i].pid);
+		if (scols_line_set_data(ln, 0, v[i].engine) ||
+		    scols_line_set_data(ln, 1, v[i].name) ||
+		    scols_line_set_data(ln, 2, v[i].id) ||
+		    scols_line_set_data(ln, 3, pid) ||
+		    scols_line_set_data(ln, 4, v[i].state))
+			goto oom;
+	}
+	r = scols_print_table(tb);
+	scols_unref_table(tb);
+	free(v);
+	return r < 0 ? EXIT_HIJACK_FAILED : EXIT_SUCCESS;
+oom:
+	fprintf(stderr, "hijack: list: %s\n", strerror(ENOMEM));
+	exit(EXIT_HIJACK_FAILED);
 }
 
 int main(int argc, char **argv)
 {
 	struct cli_args a = { .opts = HIJACK_OPTS_INIT };
 	struct hijack_target *t = NULL;
+	struct hijack_container ct;
 	struct hijack_result res;
 	struct hijack_plan plan;
 	struct hijack_diag d;
@@ -132,10 +202,21 @@ int main(int argc, char **argv)
 		return EXIT_SUCCESS;
 	}
 
-	if (hijack_target_open(a.opts.pid, &t, &d) < 0)
+	if (a.action == CLI_LIST)
+		return list_containers(a.json);
+
+	if (a.target) {
+		/* Found, then pinned and proved still the container's. */
+		if (hijack_container_find(a.target, &ct, &d) < 0 ||
+		    hijack_container_open(&ct, &t, &d) < 0)
+			fail(&d, EXIT_HIJACK_FAILED);
+	} else if (hijack_target_open(a.opts.pid, &t, &d) < 0) {
 		fail(&d, EXIT_HIJACK_FAILED);
+	}
 	if (hijack_plan_build(t, &a.opts, &plan, &d) < 0)
 		fail(&d, EXIT_HIJACK_FAILED);
+	if (a.target)
+		plan.container = &ct;
 
 	if (a.action == CLI_EXPLAIN_TEXT || a.action == CLI_EXPLAIN_JSON) {
 		r = hijack_plan_print(&plan, a.action == CLI_EXPLAIN_JSON,

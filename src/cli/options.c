@@ -32,6 +32,8 @@ enum {
 	OPT_PTY,
 	OPT_NO_PTY,
 	OPT_LIMITS,
+	OPT_LIST,
+	OPT_JSON,
 };
 
 static const struct option longopts[] = {
@@ -64,6 +66,8 @@ static const struct option longopts[] = {
 	{ "pty",     no_argument,       NULL, OPT_PTY },
 	{ "no-pty",  no_argument,       NULL, OPT_NO_PTY },
 	{ "limits",  required_argument, NULL, OPT_LIMITS },
+	{ "list",    no_argument,       NULL, OPT_LIST },
+	{ "json",    no_argument,       NULL, OPT_JSON },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -307,6 +311,12 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 		case OPT_NO_PTY:
 			o->pty = HIJACK_PTY_NEVER;
 			break;
+		case OPT_LIST:
+			a->action = CLI_LIST;
+			break;
+		case OPT_JSON:
+			a->json = true;
+			break;
 		case 'h':
 			a->action = CLI_HELP;
 			return 0;
@@ -328,8 +338,24 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	}
 	if (r < 0)
 		return r;
-	if (!have_pid)
-		return fail("no target: --pid PID is required");
+	if (a->action == CLI_LIST) {
+		if (have_pid || optind < argc)
+			return fail("--list takes no target and no command");
+		return 0;
+	}
+	if (a->json)
+		return fail("--json goes with --list (for --explain: --explain=json)");
+	/* Without --pid, the first word after the options names the target. */
+	if (!have_pid) {
+		if (optind >= argc)
+			return fail("no target: give a container [ENGINE:]NAME or --pid PID");
+		a->target = argv[optind++];
+		if (!*a->target)
+			return fail("empty container name");
+		/* "hijack web -- ls -l": the "--" ends hijack's words. */
+		if (optind < argc && strcmp(argv[optind], "--") == 0)
+			optind++;
+	}
 	/* Selecting every type is the default: enter each that differs. */
 	if (o->ns_select == HIJACK_NS_ALL)
 		o->ns_select = 0;

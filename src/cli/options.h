@@ -14,11 +14,14 @@ enum cli_action {
 	CLI_EXPLAIN_JSON,
 	CLI_HELP,
 	CLI_VERSION,
+	CLI_LIST,
 };
 
 struct cli_args {
 	struct hijack_opts opts;
 	enum cli_action action;
+	const char *target;	/* "[ENGINE:]NAME", or NULL with --pid */
+	bool json;		/* --list --json */
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;

@@ -355,6 +355,8 @@ static void print_text(const struct hijack_plan *p, FILE *f)
 {
 	int i;
 
+	if (p->container)
+		(void)hijack_container_print(p->container, false, f);
 	fprintf(f, "target:  pid %d\n", (int)p->pid);
 	fprintf(f, "method:  %s", hijack_method_name(p->method));
 	if (p->method_fallback != HIJACK_METHOD_AUTO)
@@ -384,7 +386,13 @@ static void print_json(const struct hijack_plan *p, FILE *f)
 {
 	int i;
 
-	fprintf(f, "{\"pid\":%d,\"method\":\"%s\",\"fallback\":", (int)p->pid,
+	fputc('{', f);
+	if (p->container) {
+		fputs("\"container\":", f);
+		(void)hijack_container_print(p->container, true, f);
+		fputc(',', f);
+	}
+	fprintf(f, "\"pid\":%d,\"method\":\"%s\",\"fallback\":", (int)p->pid,
 		hijack_method_name(p->method));
 	if (p->method_fallback != HIJACK_METHOD_AUTO)
 		fprintf(f, "\"%s\"", hijack_method_name(p->method_fallback));

@@ -140,4 +140,76 @@ void hj_pty_finish(struct hj_pty *pty);
 
 int hj_syscall_flags(const struct hijack_plan *plan);
 
+/*
+ * container.c and engine-*.c: naming containers.  Each engine is one file
+ * with one struct hj_engine; container.c does the matching, the
+ * de-duplication and the pinning, so an engine only reads its own records.
+ */
+struct hj_ctlist {
+	struct hijack_container *v;
+	size_t n, cap;
+};
+
+struct hj_engine {
+	const char *name;
+	/*
+	 * Append the engine's running containers to @l.  Return 1 when the
+	 * engine is present (even with no containers), 0 when it is not
+	 * (not installed, daemon not running), or a negative errno.  An
+	 * entry may leave pid 0 when the engine's list does not tell it;
+	 * inspect() then completes the entries that matter.
+	 */
+	int (*list)(struct hj_ctlist *l);
+	/* Fill in pid, state and proof of one entry; NULL when list() does. */
+	int (*inspect)(struct hijack_container *c);
+};
+
+extern const struct hj_engine hj_engine_lxc, hj_engine_docker,
+	hj_engine_podman, hj_engine_runc, hj_engine_crun,
+	hj_engine_containerd, hj_engine_incus, hj_engine_machine;
+
+struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
+				       const char *engine, const char *name,
+				       const char *id);
+void hj_ctlist_free(struct hj_ctlist *l);
+int hj_copy(char *dst, size_t size, const char *src);
+int hj_proc_start_ticks(int procfd, unsigned long long *ret);
+bool hj_init_alive(const struct hijack_container *c);
+bool hj_cgroup_has_mark(const char *cgroup_file, const char *mark);
+
+/* engine-runc.c: a runc/libcontainer state.json, also used by containerd */
+int hj_runc_parse_state(const char *json, size_t len, const char *engine,
+			const char *name, struct hijack_container *ret);
+int hj_runc_add(struct hj_ctlist *l, const char *engine, int cfd,
+		const char *id, const char *name);
+int hj_runc_list_root(struct hj_ctlist *l, const char *engine,
+		      const char *root);
+/* engine-crun.c */
+int hj_crun_parse_status(const char *json, size_t len, const char *id,
+			 struct hijack_container *ret);
+int hj_crun_list_root(struct hj_ctlist *l, const char *root);
+/* engine-containerd.c */
+int hj_containerd_list_root(struct hj_ctlist *l, const char *tasks,
+			    const char *runc_root);
+/* engine-machine.c */
+int hj_machine_parse(const char *text, const char *name,
+		     struct hijack_container *ret);
+int hj_machine_list_root(struct hj_ctlist *l, const char *root);
+
+/* http.c: one GET over a unix socket (Docker/Podman/Incus APIs) */
+int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
+		   size_t *ret_len);
+int hj_http_get(const char *socket_path, const char *path, char **ret_body,
+		size_t *ret_len);
+/* engine-docker.c: the Docker Engine API, also spoken by Podman */
+int hj_docker_parse_list(const char *json, size_t len, const char *engine,
+			 struct hj_ctlist *l);
+int hj_docker_parse_inspect(const char *json, size_t len,
+			    struct hijack_container *c);
+int hj_docker_api_list(struct hj_ctlist *l, const char *engine,
+		       const char *sock);
+int hj_docker_api_inspect(struct hijack_container *c, const char *sock);
+/* engine-incus.c */
+int hj_incus_parse(const char *json, size_t len, struct hj_ctlist *l);
+
 #endif /* HIJACK_INTERNAL_H */

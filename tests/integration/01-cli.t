@@ -25,7 +25,7 @@ check_usage() {
 Try 'hijack --help' for more information." "$desc: one line naming it, then --help"
 }
 
-check_usage "no --pid" "no target: --pid PID is required" -- true
+check_usage "no target" "no target: give a container \[ENGINE:\]NAME or --pid PID" -m
 check_usage "pid 0" "invalid pid '0'*" --pid 0 true
 check_usage "negative pid" "invalid pid '-5'*" --pid=-5 true
 check_usage "pid not a number" "invalid pid '12abc'*" --pid 12abc true

@@ -158,13 +158,46 @@ START_TEST(confinement)
 }
 END_TEST
 
+/* TARGET: the first word after the options, unless --pid was given. */
+START_TEST(targets)
+{
+	struct cli_args a = { .opts = HIJACK_OPTS_INIT };
+	char err[256];
+	char *v1[] = { "hijack", "-n", "docker:web", "ip", "a", NULL };
+	char *v2[] = { "hijack", "--", "web", "--", NULL };
+	char *v3[] = { "hijack", "--pid", "7", "web", NULL };
+	char *v4[] = { "hijack", "--list", "--json", NULL };
+
+	ck_assert_int_eq(cli_parse(5, v1, &a, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.target, "docker:web");
+	ck_assert_str_eq(a.argv[0], "ip");
+	ck_assert_str_eq(a.argv[1], "a");
+	ck_assert_int_eq(cli_parse(4, v2, &a, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.target, "web");
+	ck_assert_str_eq(a.argv[0], "/bin/sh");
+	a.target = NULL;
+	/* With --pid, the words are the command, as before. */
+	ck_assert_int_eq(cli_parse(4, v3, &a, err, sizeof(err)), 0);
+	ck_assert_ptr_null(a.target);
+	ck_assert_str_eq(a.argv[0], "web");
+	ck_assert_int_eq(cli_parse(3, v4, &a, err, sizeof(err)), 0);
+	ck_assert_int_eq(a.action, CLI_LIST);
+	ck_assert(a.json);
+	cli_free(&a);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	static const struct {
 		const char *argv[4];
 		const char *msg;
 	} cases[] = {
-		{ { "true" }, "no target: --pid PID is required" },
+		{ { "-m" }, "no target: give a container [ENGINE:]NAME or --pid PID" },
+		{ { "--", "" }, "empty container name" },
+		{ { "--list", "web" }, "--list takes no target and no command" },
+		{ { "--list", "--pid", "1" }, "--list takes no target and no command" },
+		{ { "--json", "web" }, "--json goes with --list (for --explain: --explain=json)" },
 		{ { "--pid", "0" }, "invalid pid '0': a positive process id is needed" },
 		{ { "--pid", "-3" }, "invalid pid '-3': a positive process id is needed" },
 		{ { "--pid", "4x" }, "invalid pid '4x': a positive process id is needed" },
@@ -218,6 +251,7 @@ int main(void)
 	tcase_add_test(tc, namespace_selection);
 	tcase_add_test(tc, methods_and_dirs);
 	tcase_add_test(tc, confinement);
+	tcase_add_test(tc, targets);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return tl_run(s);

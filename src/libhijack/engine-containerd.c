@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine-containerd.c - containerd's tasks, named "NAMESPACE/ID".
+ *
+ * containerd keeps a bundle directory per task under
+ * /run/containerd/io.containerd.runtime.v2.task/NAMESPACE/ID, and its runc
+ * shim keeps runc's state of the task under ROOT/NAMESPACE/ID/state.json,
+ * where ROOT is /run/containerd/runc unless the task's options.json names
+ * another "root" (Docker's tasks do: /var/run/docker/runtime-runc).  The
+ * state file is the one engine-runc.c reads, with the init's start time as
+ * proof.  The alternatives cost more: containerd's API is gRPC (a protobuf
+ * stack for one question), and "ctr task ls" prints a table, not a
+ * machine-readable format, one exec per namespace.  Docker's containers
+ * are the namespace "moby": reachable as "containerd:moby/ID", and folded
+ * into "docker:NAME" when every engine is searched.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The runc root the task's shim was given, or @dflt. */
+static void task_root(int taskfd, const char *dflt, char *buf, size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	json_auto_t *opts = NULL;
+	const char *root;
+	size_t len;
+
+	(void)hj_copy(buf, size, dflt);
+	if (hj_read_at(taskfd, "options.json", &text, &len) < 0)
+		return;
+	opts = json_loadb(text, len, 0, NULL);
+	root = json_string_value(json_object_get(opts, "root"));
+	if (root && *root == '/')
+		(void)hj_copy(buf, size, root);
+}
+
+static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
+			   const char *runc_root)
+{
+	struct dirent *de;
+	DIR *dir;
+
+	dir = fdopendir(nsfd);
+	if (!dir) {
+		close(nsfd);
+		return;
+	}
+	while ((de = readdir(dir))) {
+		_cleanup_close_ int taskfd = -EBADF, cfd = -EBADF;
+		char root[4096], path[4400], name[256];
+
+		if (de->d_name[0] == '.')
+			continue;
+		taskfd = openat(dirfd(dir), de->d_name,
+				O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (taskfd < 0)
+			continue;
+		task_root(taskfd, runc_root, root, sizeof(root));
+		if (snprintf(path, sizeof(path), "%s/%s/%s", root, ns,
+			     de->d_name) >= (int)sizeof(path) ||
+		    snprintf(name, sizeof(name), "%s/%s", ns, de->d_name) >=
+			    (int)sizeof(name))
+			continue;
+		cfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cfd >= 0)
+			(void)hj_runc_add(l, "containerd", cfd, de->d_name,
+					  name);
+	}
+	closedir(dir);
+}
+
+int hj_containerd_list_root(struct hj_ctlist *l, const char *tasks,
+			    const char *runc_root)
+{
+	_cleanup_close_ int fd = -EBADF;
+	struct dirent *de;
+	DIR *dir;
+
+	fd = open(tasks, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	dir = fdopendir(fd);
+	if (!dir)
+		return -errno;
+	fd = -EBADF;
+	while ((de = readdir(dir))) {
+		int nsfd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		nsfd = openat(dirfd(dir), de->d_name,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nsfd >= 0)
+			list_namespace(l, nsfd, de->d_name, runc_root);
+	}
+	closedir(dir);
+	return 1;
+}
+
+static int containerd_list(struct hj_ctlist *l)
+{
+	return hj_containerd_list_root(
+		l, "/run/containerd/io.containerd.runtime.v2.task",
+		"/run/containerd/runc");
+}
+
+const struct hj_engine hj_engine_containerd = {
+	.name = "containerd",
+	.list = containerd_list,
+};

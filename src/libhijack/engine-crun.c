@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine-crun.c - crun's containers, from the "status" file crun keeps for
+ * each under its state root (/run/crun for root, $XDG_RUNTIME_DIR/crun
+ * otherwise): a JSON object with the init's "pid", its "process-start-time"
+ * in clock ticks (crun compares it with /proc/PID/stat as runc does) and
+ * its "cgroup-path".  It is what "crun state" and "crun list" read.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+int hj_crun_parse_status(const char *text, size_t len, const char *id,
+			 struct hijack_container *ret)
+{
+	json_t *root = json_loadb(text, len, 0, NULL);
+	json_t *pid, *start;
+	int r = -EBADMSG;
+
+	if (!json_is_object(root))
+		goto out;
+	pid = json_object_get(root, "pid");
+	start = json_object_get(root, "process-start-time");
+	if (!json_is_integer(pid) || json_integer_value(pid) <= 0 ||
+	    json_integer_value(pid) > INT32_MAX || !json_is_integer(start) ||
+	    json_integer_value(start) <= 0)
+		goto out;
+	memset(ret, 0, sizeof(*ret));
+	(void)hj_copy(ret->engine, sizeof(ret->engine), "crun");
+	if (hj_copy(ret->name, sizeof(ret->name), id) < 0 ||
+	    hj_copy(ret->id, sizeof(ret->id), id) < 0) {
+		r = -ENAMETOOLONG;
+		goto out;
+	}
+	ret->pid = (pid_t)json_integer_value(pid);
+	ret->start_ticks = (unsigned long long)json_integer_value(start);
+	(void)hj_copy(ret->state, sizeof(ret->state), "running");
+	r = 0;
+out:
+	json_decref(root);
+	return r;
+}
+
+int hj_crun_list_root(struct hj_ctlist *l, const char *root)
+{
+	_cleanup_close_ int fd = -EBADF;
+	struct dirent *de;
+	DIR *dir;
+
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	dir = fdopendir(fd);
+	if (!dir)
+		return -errno;
+	fd = -EBADF;
+	while ((de = readdir(dir))) {
+		_cleanup_close_ int cfd = -EBADF;
+		_cleanup_free_ char *text = NULL;
+		struct hijack_container c, *n;
+		size_t len;
+
+		if (de->d_name[0] == '.')
+			continue;
+		cfd = openat(dirfd(dir), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0 || hj_read_at(cfd, "status", &text, &len) < 0 ||
+		    hj_crun_parse_status(text, len, de->d_name, &c) < 0)
+			continue;
+		if (!hj_init_alive(&c))
+			continue;
+		n = hj_ctlist_add(l, "crun", c.name, c.id);
+		if (n)
+			*n = c;
+	}
+	closedir(dir);
+	return 1;
+}
+
+static int crun_list(struct hj_ctlist *l)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char root[4096];
+
+	if (geteuid() == 0 || !xdg || *xdg != '/')
+		return hj_crun_list_root(l, "/run/crun");
+	if (snprintf(root, sizeof(root), "%s/crun", xdg) >= (int)sizeof(root))
+		return 0;
+	return hj_crun_list_root(l, root);
+}
+
+const struct hj_engine hj_engine_crun = {
+	.name = "crun",
+	.list = crun_list,
+};

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine-lxc.c - LXC's containers, through liblxc: list_active_containers()
+ * finds the running ones under the lxcpath (/var/lib/lxc, or the user's),
+ * and each container's init_pid() asks the container's monitor over LXC's
+ * command socket.  That is what lxc-ls and lxc-info do, without their
+ * exec.  The proof is the container's cgroup, "lxc.payload.NAME": LXC puts
+ * the container's tasks, and only them, below it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef HAVE_LIBLXC
+#include <lxc/lxccontainer.h>
+
+static int lxc_list(struct hj_ctlist *l)
+{
+	const char *path = lxc_get_global_config_item("lxc.lxcpath");
+	struct lxc_container **cts = NULL;
+	char **names = NULL;
+	int i, n;
+
+	if (!path)
+		return 0;
+	if (access(path, F_OK) < 0)
+		return 0;
+	n = list_active_containers(path, &names, &cts);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct lxc_container *ct = cts[i];
+		struct hijack_container *c;
+		pid_t pid = ct->init_pid(ct);
+		const char *state = ct->state(ct);
+
+		if (pid > 0 && state && strcmp(state, "STOPPED") != 0 &&
+		    (c = hj_ctlist_add(l, "lxc", names[i], names[i]))) {
+			c->pid = pid;
+			(void)snprintf(c->state, sizeof(c->state), "%s", state);
+			for (char *s = c->state; *s; s++)
+				*s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+			(void)snprintf(c->cgroup_mark, sizeof(c->cgroup_mark),
+				       "lxc.payload.%s", names[i]);
+		}
+		lxc_container_put(ct);
+		free(names[i]);
+	}
+	free(names);
+	free(cts);
+	return 1;
+}
+#else
+/* Built without liblxc: LXC's containers are reached by pid only. */
+static int lxc_list(struct hj_ctlist *l)
+{
+	(void)l;
+	return 0;
+}
+#endif
+
+const struct hj_engine hj_engine_lxc = {
+	.name = "lxc",
+	.list = lxc_list,
+};

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine-podman.c - Podman's containers.
+ *
+ * Podman has no daemon: its state is a database only libpod reads.  Two
+ * ways are meant for others.  When "podman system service" runs, its
+ * Docker-compatible API answers on /run/podman/podman.sock (or
+ * $XDG_RUNTIME_DIR/podman/podman.sock for a user), and the Docker code is
+ * used as is.  Otherwise "podman ps --format json" prints the same facts,
+ * pid included; one exec of podman costs tens of milliseconds, so it is
+ * only made when containers/storage lists at least one container of the
+ * caller's (its containers.json), which an open and a read tell.  Podman
+ * run as a user lists that user's rootless containers: hijack run by the
+ * same user then enters its own user namespace's containers.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+extern char **environ;
+
+static int podman_socket(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (geteuid() == 0 || !xdg || *xdg != '/')
+		return hj_copy(buf, size, "/run/podman/podman.sock");
+	return snprintf(buf, size, "%s/podman/podman.sock", xdg) <
+			       (int)size ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * 1 when containers/storage of the caller records a container, 0 when it
+ * records none or does not exist (podman never ran for this user).
+ */
+static int storage_has_containers(void)
+{
+	static const char *const drivers[] = { "overlay", "vfs", "btrfs" };
+	const char *home = getenv("HOME"), *data = getenv("XDG_DATA_HOME");
+	char base[4096], path[4200];
+	size_t i;
+	int found = 0;
+
+	if (geteuid() == 0)
+		(void)hj_copy(base, sizeof(base), "/var/lib/containers/storage");
+	else if (data && *data == '/')
+		(void)snprintf(base, sizeof(base), "%s/containers/storage", data);
+	else if (home && *home == '/')
+		(void)snprintf(base, sizeof(base),
+			       "%s/.local/share/containers/storage", home);
+	else
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(drivers) && !found; i++) {
+		_cleanup_free_ char *text = NULL;
+		json_t *j;
+
+		if (snprintf(path, sizeof(path), "%s/%s-containers/containers.json",
+			     base, drivers[i]) >= (int)sizeof(path) ||
+		    hj_read_at(AT_FDCWD, path, &text, NULL) < 0)
+			continue;
+		j = json_loads(text, 0, NULL);
+		found = json_is_array(j) && json_array_size(j) > 0;
+		json_decref(j);
+	}
+	return found;
+}
+
+/* Run podman with @argv, its stdout into @ret; no stdin, no stderr. */
+static int run_podman(char *const argv[], char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int rd = -EBADF, wr = -EBADF;
+	posix_spawn_file_actions_t fa;
+	int p[2], status, r;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	rd = p[0];
+	wr = p[1];
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -ENOMEM;
+	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	(void)posix_spawn_file_actions_adddup2(&fa, wr, 1);
+	(void)posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = -posix_spawnp(&pid, "podman", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	close_fdp(&wr);
+	r = hj_read_fd_all(rd, 16u << 20, 30000, ret, ret_len);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		free(*ret);
+		r = -EPROTO;
+	}
+	return r < 0 ? r : 1;
+}
+
+/* "podman ps --format json": the docker list's fields plus "Pid". */
+static int parse_ps(const char *text, size_t len, struct hj_ctlist *l)
+{
+	json_t *root = json_loadb(text, len, 0, NULL), *e;
+	size_t i, first = l->n;
+	int r;
+
+	r = hj_docker_parse_list(text, len, "podman", l);
+	if (r < 0 || !json_is_array(root))
+		goto out;
+	json_array_foreach(root, i, e) {
+		const char *id = json_string_value(json_object_get(e, "Id"));
+		json_int_t pid = json_integer_value(json_object_get(e, "Pid"));
+		size_t j;
+
+		for (j = first; id && j < l->n; j++)
+			if (strcmp(l->v[j].id, id) == 0 && pid > 0 &&
+			    pid <= INT32_MAX)
+				l->v[j].pid = (pid_t)pid;
+	}
+out:
+	json_decref(root);
+	return r;
+}
+
+static int podman_list(struct hj_ctlist *l)
+{
+	static char *const argv[] = { "podman", "ps", "--no-trunc",
+				      "--format", "json", NULL };
+	_cleanup_free_ char *out = NULL;
+	char sock[4096];
+	size_t len;
+	int r;
+
+	if (podman_socket(sock, sizeof(sock)) == 0) {
+		r = hj_docker_api_list(l, "podman", sock);
+		if (r != 0)
+			return r;
+	}
+	if (!storage_has_containers())
+		return 0;
+	r = run_podman(argv, &out, &len);
+	if (r <= 0)
+		return r;
+	r = parse_ps(out, len, l);
+	return r < 0 ? r : 1;
+}
+
+static int podman_inspect(struct hijack_container *c)
+{
+	char sock[4096];
+
+	if (podman_socket(sock, sizeof(sock)) < 0)
+		return -ENAMETOOLONG;
+	return hj_docker_api_inspect(c, sock);
+}
+
+const struct hj_engine hj_engine_podman = {
+	.name = "podman",
+	.list = podman_list,
+	.inspect = podman_inspect,
+};

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * http.c - one HTTP GET over a unix socket, for the engines whose record
+ * is an API (Docker, Podman's compatible API, Incus).
+ *
+ * A request in HTTP/1.0 gets a response without chunked encoding, ended by
+ * the server closing the connection: so reading is "read to EOF", and the
+ * body is everything after the first empty line.  That is all the HTTP
+ * these APIs need; a client library would bring TLS, proxies and
+ * redirects, none of which a local socket has.  The daemon is trusted no
+ * more than a container: the answer is bounded in size and time.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define HTTP_MAX (16u << 20)
+#define HTTP_TIMEOUT_MS 5000
+
+static int send_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Read @fd to EOF within @timeout_ms, at most @max bytes: also the output
+ * of an engine's CLI (engine-podman.c).
+ */
+int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
+		   size_t *ret_len)
+{
+	long long deadline = now_ms() + timeout_ms;
+	size_t len = 0, size = 0;
+	_cleanup_free_ char *buf = NULL;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t n;
+		int r;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, (int)left);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r <= 0)
+			continue;
+		if (len + 4096 + 1 > size) {
+			char *nb;
+
+			if (size >= max)
+				return -EFBIG;
+			size = size ? 2 * size : 16384;
+			nb = realloc(buf, size);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!buf) {
+		buf = malloc(1);
+		if (!buf)
+			return -ENOMEM;
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
+	return 0;
+}
+
+int hj_http_get(const char *socket_path, const char *path, char **ret_body,
+		size_t *ret_len)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	_cleanup_close_ int fd = -EBADF;
+	_cleanup_free_ char *resp = NULL;
+	char req[1024];
+	const char *body;
+	size_t len;
+	int status, n, r;
+
+	if (hj_copy(sa.sun_path, sizeof(sa.sun_path), socket_path) < 0)
+		return -ENAMETOOLONG;
+	n = snprintf(req, sizeof(req),
+		     "GET %s HTTP/1.0\r\nHost: localhost\r\nUser-Agent: hijack\r\n\r\n",
+		     path);
+	if (n < 0 || n >= (int)sizeof(req))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
+	r = send_all(fd, req, (size_t)n);
+	if (r < 0)
+		return r;
+	r = hj_read_fd_all(fd, HTTP_MAX, HTTP_TIMEOUT_MS, &resp, &len);
+	if (r < 0)
+		return r;
+	if (sscanf(resp, "HTTP/1.%*1[01] %3d", &status) != 1)
+		return -EPROTO;
+	body = strstr(resp, "\r\n\r\n");
+	if (!body)
+		return -EPROTO;
+	body += 4;
+	if (status == 404)
+		return -ENOENT;
+	if (status == 401 || status == 403)
+		return -EACCES;
+	if (status != 200)
+		return -EPROTO;
+	len -= (size_t)(body - resp);
+	memmove(resp, body, len + 1);
+	*ret_body = TAKE_PTR(resp);
+	*ret_len = len;
+	return 0;
+}
