@@ -428,7 +428,7 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 	if (r < 0) {
 		if (r == -ESRCH)
 			(void)hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
-					  "%s:%s stopped (its init, pid %d, is gone)",
+					  "%s:%s stopped (its init, pid %d, has exited)",
 					  c->engine, c->name, (int)c->pid);
 		return r;
 	}
@@ -451,16 +451,23 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 		goto not_it;
 	/* The proof was read from the pinned task's /proc directory: it
 	 * holds only while that task still holds the pid. */
-	r = hj_target_check(t, d);
-	if (r < 0)
-		goto fail;
+	if (hijack_target_alive(t) < 0)
+		goto stopped;
 done:
 	*ret = t;
 	return 0;
 not_it:
+	/* A dead init (a zombie not yet reaped) still has its pid. */
+	if (hijack_target_alive(t) < 0)
+		goto stopped;
 	r = hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
-			"pid %d is no longer %s:%s's (stopped or restarted since it was found)",
+			"pid %d is no longer %s:%s's (restarted since it was found?)",
 			(int)c->pid, c->engine, c->name);
+	goto fail;
+stopped:
+	r = hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+			"%s:%s stopped (its init, pid %d, has exited)",
+			c->engine, c->name, (int)c->pid);
 fail:
 	hijack_target_free(t);
 	return r;

@@ -54,3 +54,198 @@ runc_down() {
 	rm -rf "$2"
 	return 0
 }
+
+# --- images and daemons for the engines of 13-engines.t --------------------
+# No registry is reachable: every image is made here from busybox-static.
+#
+#   bb_rootfs DIR          a busybox root with every applet linked
+#   oci_archive ROOT TAR REF   an OCI image layout of ROOT, as a tarball
+#   containerd_daemon_up LOGDIR / containerd_daemon_down
+#   docker_daemon_up LOGDIR    / docker_daemon_down   (dockerd on containerd)
+#   podman_service_up LOGDIR   / podman_service_down  (the compatible API)
+#
+# A daemon that already runs is used as it is and left running: the *_down
+# functions stop only what the *_up functions started.
+
+bb_rootfs() {
+	_b=$(command -v busybox) || return 1
+	rm -rf "$1"
+	mkdir -p "$1/bin" "$1/proc" "$1/sys" "$1/dev" "$1/tmp" "$1/etc" || return 1
+	cp "$_b" "$1/bin/busybox" || return 1
+	for _a in $("$1/bin/busybox" --list); do
+		[ "$_a" = busybox ] || ln -sf busybox "$1/bin/$_a"
+	done
+	echo "root:x:0:0:root:/:/bin/sh" >"$1/etc/passwd"
+	echo "root:x:0:" >"$1/etc/group"
+}
+
+# _blob DIR FILE: move FILE into DIR/blobs/sha256 under its digest; print
+# "DIGEST SIZE".
+_blob() {
+	_d=$(sha256sum "$2" | cut -d' ' -f1)
+	_s=$(stat -c %s "$2")
+	mv "$2" "$1/blobs/sha256/$_d"
+	echo "$_d $_s"
+}
+
+oci_archive() {
+	_o=$(mktemp -d) || return 1
+	mkdir -p "$_o/blobs/sha256"
+	tar -C "$1" -cf "$_o/layer" . || return 1
+	set -- "$1" "$2" "$3" $(_blob "$_o" "$_o/layer")
+	_arch=$(dpkg --print-architecture)
+	printf '{"architecture":"%s","os":"linux","rootfs":{"type":"layers","diff_ids":["sha256:%s"]},"config":{"Cmd":["/bin/sh"]}}' \
+		"$_arch" "$4" >"$_o/config"
+	set -- "$@" $(_blob "$_o" "$_o/config")
+	printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"sha256:%s","size":%s},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"sha256:%s","size":%s}]}' \
+		"$6" "$7" "$4" "$5" >"$_o/manifest"
+	set -- "$@" $(_blob "$_o" "$_o/manifest")
+	printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%s,"annotations":{"org.opencontainers.image.ref.name":"%s"}}]}' \
+		"$8" "$9" "$3" >"$_o/index.json"
+	echo '{"imageLayoutVersion":"1.0.0"}' >"$_o/oci-layout"
+	tar -C "$_o" -cf "$2" oci-layout index.json blobs
+	_rc=$?
+	rm -rf "$_o"
+	return $_rc
+}
+
+# _wait_for SECONDS COMMAND...: until COMMAND succeeds.
+_wait_for() {
+	_t=$(($1 * 10))
+	shift
+	while [ $_t -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_t=$((_t - 1))
+	done
+	return 1
+}
+
+_ctd_pid=""
+containerd_daemon_up() {
+	ctr version >/dev/null 2>&1 && return 0
+	containerd >"$1/containerd.log" 2>&1 &
+	_ctd_pid=$!
+	_wait_for 30 ctr version
+}
+
+containerd_daemon_down() {
+	[ -n "$_ctd_pid" ] || return 0
+	kill "$_ctd_pid" 2>/dev/null
+	wait "$_ctd_pid" 2>/dev/null
+	_ctd_pid=""
+}
+
+# No bridge and no iptables: this machine has no network to give, and a
+# test must not rewrite the host's firewall.
+_dockerd_pid=""
+docker_daemon_up() {
+	docker version >/dev/null 2>&1 && return 0
+	dockerd --bridge=none --iptables=false --ip6tables=false \
+		--containerd=/run/containerd/containerd.sock \
+		>"$1/dockerd.log" 2>&1 &
+	_dockerd_pid=$!
+	_wait_for 60 docker version
+}
+
+docker_daemon_down() {
+	[ -n "$_dockerd_pid" ] || return 0
+	kill "$_dockerd_pid" 2>/dev/null
+	wait "$_dockerd_pid" 2>/dev/null
+	_dockerd_pid=""
+}
+
+_podsvc_pid=""
+podman_service_up() {
+	[ -S /run/podman/podman.sock ] &&
+		sock_answers /run/podman/podman.sock && return 0
+	mkdir -p /run/podman
+	podman system service -t 0 unix:///run/podman/podman.sock \
+		>"$1/podman-service.log" 2>&1 &
+	_podsvc_pid=$!
+	_wait_for 30 test -S /run/podman/podman.sock
+}
+
+# Whether something accepts connections on a unix socket.
+sock_answers() {
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' "$1" 2>/dev/null
+}
+
+podman_service_down() {
+	[ -n "$_podsvc_pid" ] || return 0
+	kill "$_podsvc_pid" 2>/dev/null
+	wait "$_podsvc_pid" 2>/dev/null
+	rm -f /run/podman/podman.sock
+	_podsvc_pid=""
+}
+
+# --- containers of each engine: NAME up (sets CT_PID and CT_ID), stop,
+# start again under the same name (sets CT_PID), down.  IMG: an image name.
+docker_up() {
+	CT_ID=$(docker run -d --name "$1" --hostname "$1" --network none \
+		"$2" /bin/sleep 100000) || return 1
+	CT_PID=$(docker inspect -f '{{.State.Pid}}' "$1")
+}
+docker_stop() { docker kill "$1" >/dev/null 2>&1; }
+docker_start() {
+	docker start "$1" >/dev/null || return 1
+	CT_PID=$(docker inspect -f '{{.State.Pid}}' "$1")
+}
+docker_down() { docker rm -f "$1" >/dev/null 2>&1; return 0; }
+
+# Podman with runc, not crun (crun refuses this host's hybrid cgroups);
+# runc then needs the limits spelled out ("error setting rlimit type 7").
+podman_up() {
+	CT_ID=$(podman --runtime runc run -d --name "$1" --hostname "$1" \
+		--ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
+		--network none "$2" /bin/sleep 100000 2>/dev/null) || return 1
+	CT_PID=$(podman inspect -f '{{.State.Pid}}' "$1")
+}
+podman_stop() { podman kill "$1" >/dev/null 2>&1; podman wait "$1" >/dev/null 2>&1; }
+podman_start() {
+	podman --runtime runc start "$1" >/dev/null 2>&1 || return 1
+	CT_PID=$(podman inspect -f '{{.State.Pid}}' "$1")
+}
+podman_down() { podman rm -f "$1" >/dev/null 2>&1; return 0; }
+
+_ctr_pid() {
+	ctr task ls 2>/dev/null | awk -v n="$1" '$1 == n && $3 == "RUNNING" { print $2 }'
+}
+ctr_up() {
+	ctr run -d "$2" "$1" /bin/sleep 100000 >/dev/null 2>&1 || return 1
+	CT_ID=$1
+	CT_PID=$(_ctr_pid "$1")
+	[ -n "$CT_PID" ]
+}
+ctr_stop() {
+	ctr task kill -s KILL "$1" >/dev/null 2>&1
+	_wait_for 10 sh -c "ctr task ls | grep -q '^$1 .*STOPPED'"
+	ctr task rm "$1" >/dev/null 2>&1
+}
+ctr_start() {
+	ctr task start -d "$1" >/dev/null 2>&1 || return 1
+	CT_PID=$(_ctr_pid "$1")
+	[ -n "$CT_PID" ]
+}
+ctr_down() {
+	ctr_stop "$1"
+	ctr container rm "$1" >/dev/null 2>&1
+	return 0
+}
+
+lxc_stop() { lxc-stop -k -n "$1" >/dev/null 2>&1; }
+lxc_start() {
+	lxc-start -n "$1" -d || return 1
+	_wait_for 10 sh -c "lxc-info -pH -n '$1' | grep -q '^[0-9]'"
+	CT_PID=$(lxc-info -pH -n "$1")
+}
+
+runc_stop() {
+	runc kill "$1" KILL >/dev/null 2>&1
+	runc delete -f "$1" >/dev/null 2>&1
+}
+runc_start() {
+	(cd "$2" && runc run -d "$1" >/dev/null 2>&1 </dev/null) || return 1
+	CT_PID=$(runc state "$1" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
+	[ -n "$CT_PID" ] && [ "$CT_PID" -gt 0 ]
+}
