@@ -1,41 +1,40 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * engine-machine.c - systemd-machined's machines (systemd-nspawn and the
- * VMs and containers registered with it).
+ * engine-machine.c - systemd-machined's machines (systemd-nspawn, and the
+ * containers other managers register with machined).
  *
- * machined keeps one file per machine under /run/systemd/machines/, in
- * the environment-file format systemd uses for its state (KEY=VALUE lines:
- * LEADER is the init's pid, SCOPE the machine's cgroup unit).  machinectl
- * and sd-bus clients ask machined over D-Bus, which needs a running bus and
- * machined; the file answers the same question without either, and is
- * what machined itself reloads on restart.  The proof is the scope, the
- * cgroup machined puts the machine in.  Only containers are listed: a VM's
- * leader is its hypervisor on the host, which there is nothing to enter.
+ * machined answers on D-Bus (org.freedesktop.machine1), and machinectl is
+ * its client: "machinectl show --property=... NAME..." prints each
+ * machine's properties as KEY=VALUE lines, a format systemd keeps stable
+ * for scripts (Leader is the init's pid, Unit the scope machined puts the
+ * machine's tasks in, which is the proof).  The names to ask for are those
+ * machined keeps a record for under /run/systemd/machines: an empty or
+ * missing directory means no machine, and no exec.  Virtual machines are
+ * skipped: their leader is the hypervisor on the host, nothing to enter.
  */
 #include <dirent.h>
-#include <stdint.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
-/* One KEY=VALUE of the file; values with spaces are double-quoted. */
-static bool get(const char *text, const char *key, char *buf, size_t size)
+#define MACHINES_MAX 256
+
+/* One KEY=VALUE line of a block (up to an empty line or the end). */
+static bool get(const char *block, const char *key, char *buf, size_t size)
 {
 	size_t klen = strlen(key), n;
 	const char *line, *end;
 
-	for (line = text; line && *line; line = end ? end + 1 : NULL) {
+	for (line = block; line && *line && *line != '\n';
+	     line = end ? end + 1 : NULL) {
 		end = strchr(line, '\n');
 		if (strncmp(line, key, klen) != 0 || line[klen] != '=')
 			continue;
 		line += klen + 1;
 		n = end ? (size_t)(end - line) : strlen(line);
-		if (n >= 2 && line[0] == '"' && line[n - 1] == '"') {
-			line++;
-			n -= 2;
-		}
 		if (n >= size)
 			return false;
 		memcpy(buf, line, n);
@@ -45,68 +44,88 @@ static bool get(const char *text, const char *key, char *buf, size_t size)
 	return false;
 }
 
-int hj_machine_parse(const char *text, const char *name,
-		     struct hijack_container *ret)
+int hj_machine_parse(const char *block, struct hijack_container *ret)
 {
-	char leader[16], class[32], scope[256], id[64] = "";
+	char name[256], leader[16], class[32], unit[256], id[64] = "";
 	char *end;
 	long pid;
 
-	if (!get(text, "LEADER", leader, sizeof(leader)) ||
-	    !get(text, "SCOPE", scope, sizeof(scope)) || !*scope)
+	if (!get(block, "Name", name, sizeof(name)) ||
+	    !get(block, "Leader", leader, sizeof(leader)) ||
+	    !get(block, "Unit", unit, sizeof(unit)) || !*unit || !*name)
 		return -EBADMSG;
-	if (get(text, "CLASS", class, sizeof(class)) &&
+	if (get(block, "Class", class, sizeof(class)) &&
 	    strcmp(class, "container") != 0)
 		return -EMEDIUMTYPE;
 	errno = 0;
 	pid = strtol(leader, &end, 10);
-	if (errno || *end || pid <= 0 || pid > INT32_MAX)
+	if (errno || end == leader || *end || pid <= 0 || pid > INT32_MAX)
 		return -EBADMSG;
-	(void)get(text, "ID", id, sizeof(id));
+	(void)get(block, "Id", id, sizeof(id));
 	memset(ret, 0, sizeof(*ret));
 	(void)hj_copy(ret->engine, sizeof(ret->engine), "machine");
 	if (hj_copy(ret->name, sizeof(ret->name), name) < 0 ||
 	    hj_copy(ret->id, sizeof(ret->id), *id ? id : name) < 0 ||
-	    hj_copy(ret->cgroup_mark, sizeof(ret->cgroup_mark), scope) < 0)
+	    hj_copy(ret->cgroup_mark, sizeof(ret->cgroup_mark), unit) < 0)
 		return -ENAMETOOLONG;
 	ret->pid = (pid_t)pid;
 	(void)hj_copy(ret->state, sizeof(ret->state), "running");
 	return 0;
 }
 
-int hj_machine_list_root(struct hj_ctlist *l, const char *root)
+/* Every block of "machinectl show" output, blocks apart by empty lines. */
+int hj_machine_parse_show(const char *text, struct hj_ctlist *l)
 {
+	const char *block = text;
+
+	while (block && *block) {
+		struct hijack_container c, *n;
+
+		if (hj_machine_parse(block, &c) == 0) {
+			n = hj_ctlist_add(l, "machine", c.name, c.id);
+			if (n)
+				*n = c;
+		}
+		block = strstr(block, "\n\n");
+		if (block)
+			block += 2;
+	}
+	return 0;
+}
+
+static int machine_list(struct hj_ctlist *l)
+{
+	char *argv[MACHINES_MAX + 4] = { "machinectl", "show",
+					 "--property=Name,Leader,Class,Unit,Id" };
+	_cleanup_free_ char *out = NULL;
 	_cleanup_close_ int fd = -EBADF;
+	size_t n = 3, len, i;
 	struct dirent *de;
 	DIR *dir;
+	int r;
 
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open("/run/systemd/machines", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	dir = fdopendir(fd);
 	if (!dir)
 		return -errno;
 	fd = -EBADF;
-	while ((de = readdir(dir))) {
-		_cleanup_free_ char *text = NULL;
-		struct hijack_container c, *n;
-
-		/* "unit:NAME.scope" files are machined's reverse index. */
-		if (de->d_name[0] == '.' || strchr(de->d_name, ':') ||
-		    hj_read_at(dirfd(dir), de->d_name, &text, NULL) < 0 ||
-		    hj_machine_parse(text, de->d_name, &c) < 0)
-			continue;
-		n = hj_ctlist_add(l, "machine", c.name, c.id);
-		if (n)
-			*n = c;
-	}
+	/* "unit:NAME.scope" entries are machined's reverse index. */
+	while ((de = readdir(dir)) && n < MACHINES_MAX + 3)
+		if (de->d_name[0] != '.' && !strchr(de->d_name, ':') &&
+		    (argv[n] = strdup(de->d_name)))
+			n++;
 	closedir(dir);
-	return 1;
-}
-
-static int machine_list(struct hj_ctlist *l)
-{
-	return hj_machine_list_root(l, "/run/systemd/machines");
+	r = 1;
+	if (n > 3) {
+		r = hj_run_tool(argv, &out, &len);
+		if (r > 0)
+			(void)hj_machine_parse_show(out, l);
+	}
+	for (i = 3; i < n; i++)
+		free(argv[i]);
+	return r < 0 ? r : 1;
 }
 
 const struct hj_engine hj_engine_machine = {

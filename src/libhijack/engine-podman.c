@@ -16,14 +16,10 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <jansson.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "internal.h"
-
-extern char **environ;
 
 static int podman_socket(char *buf, size_t size)
 {
@@ -71,40 +67,8 @@ static int storage_has_containers(void)
 	return found;
 }
 
-/* Run podman with @argv, its stdout into @ret; no stdin, no stderr. */
-static int run_podman(char *const argv[], char **ret, size_t *ret_len)
-{
-	_cleanup_close_ int rd = -EBADF, wr = -EBADF;
-	posix_spawn_file_actions_t fa;
-	int p[2], status, r;
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	rd = p[0];
-	wr = p[1];
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -ENOMEM;
-	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	(void)posix_spawn_file_actions_adddup2(&fa, wr, 1);
-	(void)posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	r = -posix_spawnp(&pid, "podman", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r < 0)
-		return r == -ENOENT ? 0 : r;
-	close_fdp(&wr);
-	r = hj_read_fd_all(rd, 16u << 20, 30000, ret, ret_len);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-		free(*ret);
-		r = -EPROTO;
-	}
-	return r < 0 ? r : 1;
-}
-
 /* "podman ps --format json": the docker list's fields plus "Pid". */
-static int parse_ps(const char *text, size_t len, struct hj_ctlist *l)
+int hj_podman_parse_ps(const char *text, size_t len, struct hj_ctlist *l)
 {
 	json_t *root = json_loadb(text, len, 0, NULL), *e;
 	size_t i, first = l->n;
@@ -144,10 +108,10 @@ static int podman_list(struct hj_ctlist *l)
 	}
 	if (!storage_has_containers())
 		return 0;
-	r = run_podman(argv, &out, &len);
+	r = hj_run_tool(argv, &out, &len);
 	if (r <= 0)
 		return r;
-	r = parse_ps(out, len, l);
+	r = hj_podman_parse_ps(out, len, l);
 	return r < 0 ? r : 1;
 }
 

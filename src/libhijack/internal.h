@@ -192,9 +192,8 @@ int hj_crun_list_root(struct hj_ctlist *l, const char *root);
 int hj_containerd_list_root(struct hj_ctlist *l, const char *tasks,
 			    const char *runc_root);
 /* engine-machine.c */
-int hj_machine_parse(const char *text, const char *name,
-		     struct hijack_container *ret);
-int hj_machine_list_root(struct hj_ctlist *l, const char *root);
+int hj_machine_parse(const char *block, struct hijack_container *ret);
+int hj_machine_parse_show(const char *text, struct hj_ctlist *l);
 
 /* http.c: one GET over a unix socket (Docker/Podman/Incus APIs) */
 int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
@@ -209,6 +208,10 @@ int hj_docker_parse_inspect(const char *json, size_t len,
 int hj_docker_api_list(struct hj_ctlist *l, const char *engine,
 		       const char *sock);
 int hj_docker_api_inspect(struct hijack_container *c, const char *sock);
+/* engine-podman.c */
+int hj_podman_parse_ps(const char *json, size_t len, struct hj_ctlist *l);
+/* tool.c */
+int hj_run_tool(char *const argv[], char **ret, size_t *ret_len);
 /* engine-incus.c */
 int hj_incus_parse(const char *json, size_t len, struct hj_ctlist *l);
 
