@@ -87,6 +87,11 @@ struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 	return c;
 }
 
+bool hj_hint_allows(const struct hj_ctlist *l, const char *s)
+{
+	return !l->hint || strncmp(s, l->hint, strlen(l->hint)) == 0;
+}
+
 void hj_ctlist_free(struct hj_ctlist *l)
 {
 	free(l->v);
@@ -296,6 +301,8 @@ HIJACK_EXPORT int hijack_container_find(const char *target,
 		return hj_diag_set(d, HIJACK_STEP_TARGET, EINVAL,
 				   "empty or unprintable container name");
 
+	/* Entries that cannot match need not be read whole. */
+	l.hint = name;
 	r = collect(only, &l, searched, sizeof(searched), d);
 	if (r < 0)
 		goto out;

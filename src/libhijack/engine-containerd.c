@@ -54,7 +54,10 @@ static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
 		_cleanup_close_ int taskfd = -EBADF, cfd = -EBADF;
 		char root[4096], path[4400], name[256];
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' ||
+		    snprintf(name, sizeof(name), "%s/%s", ns, de->d_name) >=
+			    (int)sizeof(name) ||
+		    !(hj_hint_allows(l, de->d_name) || hj_hint_allows(l, name)))
 			continue;
 		taskfd = openat(dirfd(dir), de->d_name,
 				O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -62,9 +65,7 @@ static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
 			continue;
 		task_root(taskfd, runc_root, root, sizeof(root));
 		if (snprintf(path, sizeof(path), "%s/%s/%s", root, ns,
-			     de->d_name) >= (int)sizeof(path) ||
-		    snprintf(name, sizeof(name), "%s/%s", ns, de->d_name) >=
-			    (int)sizeof(name))
+			     de->d_name) >= (int)sizeof(path))
 			continue;
 		cfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cfd >= 0)

@@ -65,7 +65,7 @@ int hj_crun_list_root(struct hj_ctlist *l, const char *root)
 		struct hijack_container c, *n;
 		size_t len;
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' || !hj_hint_allows(l, de->d_name))
 			continue;
 		cfd = openat(dirfd(dir), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -31,17 +31,35 @@ static int podman_socket(char *buf, size_t size)
 			       (int)size ? 0 : -ENAMETOOLONG;
 }
 
+/* Whether an entry of containers.json ({"id":..,"names":[..]}) may match. */
+static bool storage_entry_allows(const struct hj_ctlist *l, json_t *e)
+{
+	const char *id = json_string_value(json_object_get(e, "id"));
+	json_t *names = json_object_get(e, "names"), *n;
+	size_t i;
+
+	if (!l->hint || (id && hj_hint_allows(l, id)))
+		return true;
+	json_array_foreach(names, i, n)
+		if (json_is_string(n) && hj_hint_allows(l, json_string_value(n)))
+			return true;
+	return false;
+}
+
 /*
- * 1 when containers/storage of the caller records a container, 0 when it
- * records none or does not exist (podman never ran for this user).
+ * 1 when containers/storage of the caller records a container that may
+ * be the one asked for (any, without a hint), 0 when it records none that
+ * may, -ENOENT when it does not exist (podman never ran for this user):
+ * only for 1 is "podman ps" worth its exec.  Only a filter: what podman
+ * says is what counts.
  */
-static int storage_has_containers(void)
+static int storage_has_containers(const struct hj_ctlist *l)
 {
 	static const char *const drivers[] = { "overlay", "vfs", "btrfs" };
 	const char *home = getenv("HOME"), *data = getenv("XDG_DATA_HOME");
 	char base[4096], path[4200];
-	size_t i;
-	int found = 0;
+	size_t i, j;
+	int found = -ENOENT;
 
 	if (geteuid() == 0)
 		(void)hj_copy(base, sizeof(base), "/var/lib/containers/storage");
@@ -51,18 +69,23 @@ static int storage_has_containers(void)
 		(void)snprintf(base, sizeof(base),
 			       "%s/.local/share/containers/storage", home);
 	else
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(drivers) && !found; i++) {
+		return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(drivers) && found <= 0; i++) {
 		_cleanup_free_ char *text = NULL;
-		json_t *j;
+		json_t *all, *e;
 
 		if (snprintf(path, sizeof(path), "%s/%s-containers/containers.json",
 			     base, drivers[i]) >= (int)sizeof(path) ||
 		    hj_read_at(AT_FDCWD, path, &text, NULL) < 0)
 			continue;
-		j = json_loads(text, 0, NULL);
-		found = json_is_array(j) && json_array_size(j) > 0;
-		json_decref(j);
+		all = json_loads(text, 0, NULL);
+		found = 0;
+		json_array_foreach(all, j, e)
+			if (storage_entry_allows(l, e)) {
+				found = 1;
+				break;
+			}
+		json_decref(all);
 	}
 	return found;
 }
@@ -106,8 +129,9 @@ static int podman_list(struct hj_ctlist *l)
 		if (r != 0)
 			return r;
 	}
-	if (!storage_has_containers())
-		return 0;
+	r = storage_has_containers(l);
+	if (r <= 0)
+		return r == 0 ? 1 : 0;
 	r = hj_run_tool(argv, &out, &len);
 	if (r <= 0)
 		return r;

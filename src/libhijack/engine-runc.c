@@ -93,7 +93,7 @@ int hj_runc_list_root(struct hj_ctlist *l, const char *engine,
 	while ((de = readdir(dir))) {
 		_cleanup_close_ int cfd = -EBADF;
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' || !hj_hint_allows(l, de->d_name))
 			continue;
 		cfd = openat(dirfd(dir), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -148,6 +148,12 @@ int hj_syscall_flags(const struct hijack_plan *plan);
 struct hj_ctlist {
 	struct hijack_container *v;
 	size_t n, cap;
+	/*
+	 * When set, only containers whose name or id starts with it can
+	 * match: an engine whose every entry costs a parse or a round trip
+	 * may skip the others (hj_hint_allows()).  NULL lists everything.
+	 */
+	const char *hint;
 };
 
 struct hj_engine {
@@ -172,6 +178,7 @@ struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 				       const char *engine, const char *name,
 				       const char *id);
 void hj_ctlist_free(struct hj_ctlist *l);
+bool hj_hint_allows(const struct hj_ctlist *l, const char *s);
 int hj_copy(char *dst, size_t size, const char *src);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);
 bool hj_init_alive(const struct hijack_container *c);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# entry-latency.sh [-r ROUNDS] [-k BATCH] [-c] [-- EXTRA HIJACK OPTIONS]
+# entry-latency.sh [-r ROUNDS] [-k BATCH] [-c] [-n TARGET]... [-- EXTRA HIJACK OPTIONS]
 #
 # How long it takes to start a command inside a container: hijack next to
 # nsenter(1) and a bare /bin/true, against a fixture target in fresh
@@ -12,18 +12,23 @@
 # This machine is shared and noisy, so the commands are interleaved
 # (A B C D, A B C D, ...) in one run, each sample is a batch, and the
 # report is medians and ratios of medians, never absolute promises.
+# With -n (repeatable), also what naming a container costs: "hijack
+# TARGET" against "hijack --pid PID" of the same container, interleaved,
+# and "hijack --list" (what the completions run).
 # Environment: HIJACK and FIXTURE (defaults: the build tree in ./build).
 set -eu
 
 rounds=30
 batch=20
 confined=""
-while getopts "r:k:c" o; do
+named=()
+while getopts "r:k:cn:" o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	k) batch=$OPTARG ;;
 	c) confined="--cgroup hijack-bench-$$ --uid 1000 --gid 1000 --groups 1000,100 --caps 5,10 --nnp --deny-mkdir" ;;
-	*) echo "usage: $0 [-r ROUNDS] [-k BATCH] [-- HIJACK-OPTIONS]" >&2; exit 2 ;;
+	n) named+=("$OPTARG") ;;
+	*) echo "usage: $0 [-r ROUNDS] [-k BATCH] [-c] [-n TARGET]... [-- HIJACK-OPTIONS]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -89,3 +94,30 @@ printf 'hijack / nsenter -a -r -w  = %s  (entry overhead only: %s)\n' \
 	"$(echo "scale=3; $m3 / $m2" | bc)" "$(echo "scale=3; ($m3 - $m0) / ($m2 - $m0)" | bc)"
 printf 'hijack full / namespaces   = %s  (entry overhead only: %s)\n' \
 	"$(echo "scale=3; $m3 / $m4" | bc)" "$(echo "scale=3; ($m3 - $m0) / ($m4 - $m0)" | bc)"
+
+# --- naming a container (-n) -------------------------------------------------
+[ ${#named[@]} -gt 0 ] || exit 0
+echo
+echo "resolution cost, $rounds interleaved rounds x $batch runs (us per run)"
+printf '%-36s %10s %10s %10s\n' target "--pid" "by name" "cost"
+# One sample of a named target: BATCH runs of one command line.
+nsample() {
+	local t0 t1 i
+	t0=$EPOCHREALTIME
+	for ((i = 0; i < batch; i++)); do "$@" >/dev/null || { echo "entry-latency: '$*' failed" >&2; exit 1; }; done
+	t1=$EPOCHREALTIME
+	echo "(${t1/./} - ${t0/./}) / $batch" | bc
+}
+for t in "${named[@]}"; do
+	pid=$("$HIJACK" --explain "$t" | sed -n 's/^init: *pid //p')
+	[ -n "$pid" ] || { echo "entry-latency: cannot resolve '$t'" >&2; exit 1; }
+	a=() b=() l=()
+	for ((r = 0; r < rounds; r++)); do
+		a+=("$(nsample "$HIJACK" --pid "$pid" -- /bin/sh -c :)")
+		b+=("$(nsample "$HIJACK" "$t" -- /bin/sh -c :)")
+		l+=("$(nsample "$HIJACK" --list)")
+	done
+	ma=$(median "${a[@]}") mb=$(median "${b[@]}") ml=$(median "${l[@]}")
+	printf '%-36s %10s %10s %10s   (hijack --list: %s)\n' "$t" "$ma" "$mb" \
+		"$(echo "$mb - $ma" | bc)" "$ml"
+done
