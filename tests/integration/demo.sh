@@ -1,6 +1,6 @@
 #!/bin/sh
 # demo.sh: the README's first command.  Installs what hijack needs, builds
-# it, starts a throwaway LXC busybox container, and runs hijack in it to
+# it, starts a throwaway LXC busybox container, and enters it by name to
 # show the container's hostname, its own pid-1 process list and id.  The
 # container is removed afterwards.  Needs root.
 set -eu
@@ -24,9 +24,12 @@ name=hijack-demo-$$
 trap 'lxc_down "$name"' EXIT INT TERM
 echo "== starting a throwaway LXC busybox container '$name'"
 lxc_up "$name" || { echo "demo: could not start the LXC container" >&2; exit 1; }
-echo "== its init is pid $CT_PID on the host; what hijack will do:"
-"$hijack" --pid "$CT_PID" --explain
+echo "== the containers hijack sees:"
+"$hijack" --list
+echo
+echo "== what 'hijack $name' will do:"
+"$hijack" --explain "$name"
 echo
 cmd='echo "hostname: $(hostname)"; ps; id'
-echo "== hijack --pid $CT_PID -- /bin/sh -c '$cmd'"
-"$hijack" --pid "$CT_PID" -- /bin/sh -c "$cmd"
+echo "== hijack $name -- /bin/sh -c '$cmd'"
+"$hijack" "$name" -- /bin/sh -c "$cmd"
