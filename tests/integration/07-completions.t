@@ -172,39 +172,10 @@ else
 	skip "zsh: _hijack autoloads" "zsh is not installed"
 fi
 
-# What zsh offers after <TAB>: an interactive zsh on a pseudo-terminal
-# (zsh/zpty), whose compadd is wrapped to append every match it is given
-# to a file.  zle reads the keys in order, so the line typed after the TAB
-# runs only once the completion is over: it writes a marker to wait for.
-cat >"$tmp/zcapture.zsh" <<'EOF'
-zmodload zsh/zpty || exit 2
-dir=$1 out=$2
-shift 2
-: >$out
-wait_ready() {
-	integer n=0
-	until grep -qx ready $out; do
-		sleep 0.05
-		(( ++n > 400 )) && { print -u2 "zsh did not answer"; exit 3 }
-	done
-}
-zpty z zsh -f -i
-zpty -w z "PS1=''; unsetopt autolist listambiguous beep; LISTMAX=1000000"
-zpty -w z "fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
-zpty -w z "compadd() { local -a h; if (( \${@[(I)-[OAD]*]} )); then builtin compadd \"\$@\"; return; fi; builtin compadd -A h \"\$@\"; print -rl -- \$h >>${(q)out}; builtin compadd \"\$@\"; }"
-zpty -w z "print ready >>${(q)out}"
-for line in "$@"; do
-	wait_ready
-	: >$out
-	zpty -n -w z "$line"$'\t'$'\C-u'"print ready >>${(q)out}"$'\n'
-	wait_ready
-	print -r -- "$(grep -vx -e ready -e '' $out | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
-done
-zpty -d z
-EOF
+# What zsh offers after <TAB> (zcapture.zsh).
 
 zcases() {
-	zsh -f "$tmp/zcapture.zsh" "$(dirname "$zshfile")" "$tmp/zcapture.out" \
+	zsh -f "$TESTDIR/zcapture.zsh" "$(dirname "$zshfile")" "$tmp/zcapture.out" \
 		'hijack --n' 'hijack --ns=mnt,u' 'hijack --method ' 'hijack --explain=' \
 		'hijack --env=' 'hijack --pid ' 'hijack -t 1 -- ls --n'
 }

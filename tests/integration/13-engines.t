@@ -19,12 +19,12 @@ skip_unless_root
 trap '' PIPE
 
 : "${CTRESOLVE:=$(dirname "$FIXTURE")/ctresolve}"
-for tool in lxc-create runc containerd ctr dockerd docker podman busybox python3; do
+for tool in lxc-create runc containerd ctr dockerd docker podman busybox python3 bash zsh; do
 	command -v "$tool" >/dev/null ||
 		{ echo "Bail out! $tool is missing: run tests/deps.sh test"; exit 1; }
 done
 
-plan 58
+plan 61
 
 tmp=$(tmpdir)
 n=hjt$$
@@ -235,5 +235,13 @@ $n-web" "bash: TARGET completes from the running containers' names"
 else
 	bail "bash is missing"
 fi
+# zsh, through an interactive zsh on a pseudo-terminal (zcapture.zsh).
+zout=$(PATH="$(dirname "$HIJACK"):$PATH" zsh -f "$TESTDIR/zcapture.zsh" \
+	"$TESTDIR/../../completions/zsh" "$tmp/zcapture.out" \
+	"hijack $n-" "hijack docker:$n" "hijack -t 1 hostnam" 2>&1)
+is "$(echo "$zout" | sed -n 1p)" "$n-ctr $n-lxc $n-runc $n-web" \
+	"zsh: TARGET completes from the running containers' names"
+is "$(echo "$zout" | sed -n 2p)" "docker:$n-web" "zsh: ENGINE:NAME too"
+like "$(echo "$zout" | sed -n 3p)" "*hostname*" "zsh: after --pid, the first word is the command"
 
 finish
