@@ -11,6 +11,7 @@
  * check after pinning makes it safe to use.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +86,40 @@ struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 	(void)hj_copy(c->state, sizeof(c->state), "running");
 	l->n++;
 	return c;
+}
+
+/*
+ * Open an engine's state directory.  Return 1 with @ret set, 0 when it
+ * does not exist (the engine is not installed or never ran), or -errno.
+ */
+int hj_opendir(const char *path, DIR **ret)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	*ret = fdopendir(fd);
+	if (!*ret) {
+		close_fdp(&fd);
+		return -errno;
+	}
+	return 1;
+}
+
+/*
+ * Where a runtime keeps its state: under /run for root, under
+ * $XDG_RUNTIME_DIR for a user (runc, crun and podman agree on that).
+ */
+int hj_runtime_path(const char *rel, char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (geteuid() == 0 || !xdg || *xdg != '/')
+		n = snprintf(buf, size, "/run/%s", rel);
+	else
+		n = snprintf(buf, size, "%s/%s", xdg, rel);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 bool hj_hint_allows(const struct hj_ctlist *l, const char *s)

@@ -78,17 +78,13 @@ static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
 int hj_containerd_list_root(struct hj_ctlist *l, const char *tasks,
 			    const char *runc_root)
 {
-	_cleanup_close_ int fd = -EBADF;
 	struct dirent *de;
 	DIR *dir;
+	int r;
 
-	fd = open(tasks, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	dir = fdopendir(fd);
-	if (!dir)
-		return -errno;
-	fd = -EBADF;
+	r = hj_opendir(tasks, &dir);
+	if (r <= 0)
+		return r;
 	while ((de = readdir(dir))) {
 		int nsfd;
 

@@ -48,17 +48,13 @@ out:
 
 int hj_crun_list_root(struct hj_ctlist *l, const char *root)
 {
-	_cleanup_close_ int fd = -EBADF;
 	struct dirent *de;
 	DIR *dir;
+	int r;
 
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	dir = fdopendir(fd);
-	if (!dir)
-		return -errno;
-	fd = -EBADF;
+	r = hj_opendir(root, &dir);
+	if (r <= 0)
+		return r;
 	while ((de = readdir(dir))) {
 		_cleanup_close_ int cfd = -EBADF;
 		_cleanup_free_ char *text = NULL;
@@ -84,12 +80,9 @@ int hj_crun_list_root(struct hj_ctlist *l, const char *root)
 
 static int crun_list(struct hj_ctlist *l)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char root[4096];
 
-	if (geteuid() == 0 || !xdg || *xdg != '/')
-		return hj_crun_list_root(l, "/run/crun");
-	if (snprintf(root, sizeof(root), "%s/crun", xdg) >= (int)sizeof(root))
+	if (hj_runtime_path("crun", root, sizeof(root)) < 0)
 		return 0;
 	return hj_crun_list_root(l, root);
 }

@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -89,16 +88,11 @@ int hj_docker_api_list(struct hj_ctlist *l, const char *engine,
 		       const char *sock)
 {
 	_cleanup_free_ char *body = NULL;
-	struct stat st;
 	size_t len;
 	int r;
 
-	if (stat(sock, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return 0;
-	r = hj_http_get(sock, "/containers/json", &body, &len);
-	if (r == -ECONNREFUSED)
-		return 0;	/* a socket left behind by a stopped daemon */
-	if (r < 0)
+	r = hj_api_get(sock, "/containers/json", &body, &len);
+	if (r <= 0)
 		return r;
 	r = hj_docker_parse_list(body, len, engine, l);
 	return r < 0 ? r : 1;

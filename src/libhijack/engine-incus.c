@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -59,17 +58,11 @@ int hj_incus_parse(const char *text, size_t len, struct hj_ctlist *l)
 static int incus_list(struct hj_ctlist *l)
 {
 	_cleanup_free_ char *body = NULL;
-	struct stat st;
 	size_t len;
 	int r;
 
-	if (stat(INCUS_SOCKET, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return 0;
-	r = hj_http_get(INCUS_SOCKET, "/1.0/instances?recursion=2", &body,
-			&len);
-	if (r == -ECONNREFUSED)
-		return 0;
-	if (r < 0)
+	r = hj_api_get(INCUS_SOCKET, "/1.0/instances?recursion=2", &body, &len);
+	if (r <= 0)
 		return r;
 	r = hj_incus_parse(body, len, l);
 	return r < 0 ? r : 1;

@@ -98,19 +98,14 @@ static int machine_list(struct hj_ctlist *l)
 	char *argv[MACHINES_MAX + 4] = { "machinectl", "show",
 					 "--property=Name,Leader,Class,Unit,Id" };
 	_cleanup_free_ char *out = NULL;
-	_cleanup_close_ int fd = -EBADF;
 	size_t n = 3, len, i;
 	struct dirent *de;
 	DIR *dir;
 	int r;
 
-	fd = open("/run/systemd/machines", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	dir = fdopendir(fd);
-	if (!dir)
-		return -errno;
-	fd = -EBADF;
+	r = hj_opendir("/run/systemd/machines", &dir);
+	if (r <= 0)
+		return r;
 	/* "unit:NAME.scope" entries are machined's reverse index. */
 	while ((de = readdir(dir)) && n < MACHINES_MAX + 3)
 		if (de->d_name[0] != '.' && !strchr(de->d_name, ':') &&

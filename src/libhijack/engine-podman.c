@@ -23,12 +23,7 @@
 
 static int podman_socket(char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-
-	if (geteuid() == 0 || !xdg || *xdg != '/')
-		return hj_copy(buf, size, "/run/podman/podman.sock");
-	return snprintf(buf, size, "%s/podman/podman.sock", xdg) <
-			       (int)size ? 0 : -ENAMETOOLONG;
+	return hj_runtime_path("podman/podman.sock", buf, size);
 }
 
 /* Whether an entry of containers.json ({"id":..,"names":[..]}) may match. */

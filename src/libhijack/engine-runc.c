@@ -79,17 +79,13 @@ int hj_runc_add(struct hj_ctlist *l, const char *engine, int cfd,
 int hj_runc_list_root(struct hj_ctlist *l, const char *engine,
 		      const char *root)
 {
-	_cleanup_close_ int rootfd = -EBADF;
 	struct dirent *de;
 	DIR *dir;
+	int r;
 
-	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	dir = fdopendir(rootfd);
-	if (!dir)
-		return -errno;
-	rootfd = -EBADF;	/* closedir() closes it */
+	r = hj_opendir(root, &dir);
+	if (r <= 0)
+		return r;
 	while ((de = readdir(dir))) {
 		_cleanup_close_ int cfd = -EBADF;
 
@@ -105,15 +101,11 @@ int hj_runc_list_root(struct hj_ctlist *l, const char *engine,
 	return 1;
 }
 
-/* runc's default root: /run/runc for root, $XDG_RUNTIME_DIR/runc else. */
 static int runc_list(struct hj_ctlist *l)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char root[4096];
 
-	if (geteuid() == 0 || !xdg || *xdg != '/')
-		return hj_runc_list_root(l, "runc", "/run/runc");
-	if (snprintf(root, sizeof(root), "%s/runc", xdg) >= (int)sizeof(root))
+	if (hj_runtime_path("runc", root, sizeof(root)) < 0)
 		return 0;
 	return hj_runc_list_root(l, "runc", root);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 
@@ -148,4 +149,23 @@ int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 	*ret_body = TAKE_PTR(resp);
 	*ret_len = len;
 	return 0;
+}
+
+/*
+ * GET from a daemon that may not run: 0 when there is no socket or nobody
+ * answers on it (a socket left behind by a stopped daemon), 1 with the
+ * body, or -errno.
+ */
+int hj_api_get(const char *socket_path, const char *path, char **ret_body,
+	       size_t *ret_len)
+{
+	struct stat st;
+	int r;
+
+	if (stat(socket_path, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	r = hj_http_get(socket_path, path, ret_body, ret_len);
+	if (r == -ECONNREFUSED)
+		return 0;
+	return r < 0 ? r : 1;
 }

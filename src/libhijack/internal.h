@@ -5,6 +5,7 @@
 #ifndef HIJACK_INTERNAL_H
 #define HIJACK_INTERNAL_H
 
+#include <dirent.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
@@ -179,6 +180,8 @@ struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 				       const char *id);
 void hj_ctlist_free(struct hj_ctlist *l);
 bool hj_hint_allows(const struct hj_ctlist *l, const char *s);
+int hj_opendir(const char *path, DIR **ret);
+int hj_runtime_path(const char *rel, char *buf, size_t size);
 int hj_copy(char *dst, size_t size, const char *src);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);
 bool hj_init_alive(const struct hijack_container *c);
@@ -207,6 +210,8 @@ int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
 		   size_t *ret_len);
 int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 		size_t *ret_len);
+int hj_api_get(const char *socket_path, const char *path, char **ret_body,
+	       size_t *ret_len);
 /* engine-docker.c: the Docker Engine API, also spoken by Podman */
 int hj_docker_parse_list(const char *json, size_t len, const char *engine,
 			 struct hj_ctlist *l);
