@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -518,32 +519,21 @@ fail:
 HIJACK_EXPORT int hijack_container_print(const struct hijack_container *c,
 					 bool json, FILE *f)
 {
-	if (json)
-		/* Names and ids are printable (hj_ctlist_add), but may hold
-		 * quotes and backslashes. */
-		fprintf(f, "{\"engine\":\"%s\",\"name\":", c->engine);
-	else
+	json_t *j;
+	int r;
+
+	if (!json) {
 		fprintf(f, "container: %s:%s\nid:      %s\nstate:   %s\ninit:    pid %d\n",
 			c->engine, c->name, c->id, c->state, (int)c->pid);
-	if (json) {
-		const char *fields[] = { c->name, c->id, c->state };
-		const char *keys[] = { NULL, "id", "state" };
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(fields); i++) {
-			const char *s;
-
-			if (keys[i])
-				fprintf(f, ",\"%s\":", keys[i]);
-			fputc('"', f);
-			for (s = fields[i]; *s; s++) {
-				if (*s == '"' || *s == '\\')
-					fputc('\\', f);
-				fputc(*s, f);
-			}
-			fputc('"', f);
-		}
-		fprintf(f, ",\"pid\":%d}", (int)c->pid);
+		return ferror(f) ? -EIO : 0;
 	}
-	return ferror(f) ? -EIO : 0;
+	/* jansson escapes, and refuses what is not UTF-8. */
+	j = json_pack("{s:s,s:s,s:s,s:s,s:i}", "engine", c->engine, "name",
+		      c->name, "id", c->id, "state", c->state, "pid",
+		      (int)c->pid);
+	if (!j)
+		return -EILSEQ;
+	r = json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	return r < 0 || ferror(f) ? -EIO : 0;
 }

@@ -110,13 +110,59 @@ out:
 	return r;
 }
 
+/*
+ * Podman runs its containers with runc or crun, whose record of the init
+ * has the init's start time: an exact proof, and the only one for a
+ * rootless container on cgroup v1, which stays in its user's cgroup and
+ * so has no cgroup of its own to tell it by.  A user's runtime root is
+ * under $XDG_RUNTIME_DIR, or /tmp/podman-run-UID without one.
+ */
+static void runtime_proof(struct hijack_container *c)
+{
+	static const char *const runtimes[] = { "runc", "crun" };
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	size_t i;
+
+	for (i = 0; i < 2 * ARRAY_SIZE(runtimes); i++) {
+		const char *rt = runtimes[i / 2];
+		_cleanup_free_ char *text = NULL;
+		struct hijack_container r;
+		char path[4096];
+		size_t len;
+		int n;
+
+		if (i % 2 == 0) {
+			if (hj_runtime_path(rt, path, sizeof(path)) < 0)
+				continue;
+		} else if (geteuid() != 0 && !(xdg && *xdg == '/')) {
+			(void)snprintf(path, sizeof(path), "/tmp/podman-run-%u/%s",
+				       (unsigned int)geteuid(), rt);
+		} else {
+			continue;
+		}
+		n = strlen(path);
+		if (snprintf(path + n, sizeof(path) - n, "/%s/%s", c->id,
+			     i / 2 ? "status" : "state.json") >=
+		    (int)(sizeof(path) - n) ||
+		    hj_read_at(AT_FDCWD, path, &text, &len) < 0)
+			continue;
+		if ((i / 2 ? hj_crun_parse_status(text, len, c->id, &r) :
+			     hj_runc_parse_state(text, len, "runc", NULL, &r)) < 0 ||
+		    r.pid != c->pid)
+			continue;
+		c->start_ticks = r.start_ticks;
+		c->cgroup_mark[0] = '\0';
+		return;
+	}
+}
+
 static int podman_list(struct hj_ctlist *l)
 {
 	static char *const argv[] = { "podman", "ps", "--no-trunc",
 				      "--format", "json", NULL };
 	_cleanup_free_ char *out = NULL;
 	char sock[4096];
-	size_t len;
+	size_t len, first;
 	int r;
 
 	if (podman_socket(sock, sizeof(sock)) == 0) {
@@ -127,20 +173,30 @@ static int podman_list(struct hj_ctlist *l)
 	r = storage_has_containers(l);
 	if (r <= 0)
 		return r == 0 ? 1 : 0;
+	first = l->n;
 	r = hj_run_tool(argv, &out, &len);
 	if (r <= 0)
 		return r;
 	r = hj_podman_parse_ps(out, len, l);
-	return r < 0 ? r : 1;
+	if (r < 0)
+		return r;
+	for (; first < l->n; first++)
+		if (l->v[first].pid > 0)
+			runtime_proof(&l->v[first]);
+	return 1;
 }
 
 static int podman_inspect(struct hijack_container *c)
 {
 	char sock[4096];
+	int r;
 
 	if (podman_socket(sock, sizeof(sock)) < 0)
 		return -ENAMETOOLONG;
-	return hj_docker_api_inspect(c, sock);
+	r = hj_docker_api_inspect(c, sock);
+	if (r == 0)
+		runtime_proof(c);
+	return r;
 }
 
 const struct hj_engine hj_engine_podman = {
