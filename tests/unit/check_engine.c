@@ -271,10 +271,13 @@ static void reap(pid_t pid)
 
 START_TEST(containerd_layout)
 {
-	char root[] = "/tmp/check_engine.XXXXXX", path[4096];
+	static const char *const hints[] = { "w", "default/we", "x", "moby/web" };
+	static const size_t found[] = { 1, 1, 0, 0 };
+	char root[] = "/tmp/check_engine.XXXXXX", path[4096], runc[4096];
 	struct hj_ctlist l = { 0 };
 	unsigned long long ticks;
 	pid_t pid = child(&ticks);
+	size_t i;
 
 	ck_assert_ptr_nonnull(mkdtemp(root));
 	(void)snprintf(path, sizeof(path), "%s/tasks", root);
@@ -293,18 +296,22 @@ START_TEST(containerd_layout)
 	/* A stale record: the pid lives, but it started at another time. */
 	write_state(path, "old", pid, ticks + 1);
 
+	(void)snprintf(runc, sizeof(runc), "%s/runc", root);
 	(void)snprintf(path, sizeof(path), "%s/tasks", root);
-	{
-		char runc[4096];
-
-		(void)snprintf(runc, sizeof(runc), "%s/runc", root);
-		ck_assert_int_eq(hj_containerd_list_root(&l, path, runc), 1);
-	}
+	ck_assert_int_eq(hj_containerd_list_root(&l, path, runc), 1);
 	ck_assert_uint_eq(l.n, 1);
 	ck_assert_str_eq(l.v[0].name, "default/web");
 	ck_assert_str_eq(l.v[0].id, "web");
 	ck_assert_int_eq(l.v[0].pid, pid);
 	hj_ctlist_free(&l);
+	/* A hint skips what cannot match, by id or by NAMESPACE/ID. */
+	for (i = 0; i < ARRAY_SIZE(hints); i++) {
+		l.hint = hints[i];
+		ck_assert_int_eq(hj_containerd_list_root(&l, path, runc), 1);
+		ck_assert_uint_eq(l.n, found[i]);
+		hj_ctlist_free(&l);
+	}
+	l.hint = NULL;
 	ck_assert_int_eq(hj_containerd_list_root(&l, "/nonexistent", "/x"), 0);
 	reap(pid);
 	(void)snprintf(path, sizeof(path), "rm -rf '%s'", root);
