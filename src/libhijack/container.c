@@ -360,6 +360,12 @@ HIJACK_EXPORT int hijack_container_find(const char *target,
 			l.v[i].pid = 0;
 	fold(&l);
 
+	if (l.n == 0 && only && strcmp(searched, "none present") == 0) {
+		r = hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
+				"no running container '%s': %s is not installed or not running here",
+				name, only->name);
+		goto out;
+	}
 	if (l.n == 0) {
 		r = hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
 				"no running container '%s' (searched: %s)",
