@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/pkg/ci.sh: the packaging part of CI, as root on Debian 12.
 #  1. dpkg-buildpackage -us -uc -b on a clean copy of the tree (the files
-#     git tracks, plus new ones it does not ignore);
+#     git tracks, staged ones included: no build products, no logs);
 #  2. lintian on the result: any error or warning fails;
 #  3. apt install ./*.deb;
 #  4. the autopkgtests (debian/tests) against the installed packages, with
@@ -18,7 +18,7 @@ step() { echo "== pkg $(date -u +%H:%M:%S) (+$(($(date +%s) - start))s) $*"; }
 step "clean copy of the tree"
 rm -rf "$out"
 mkdir -p "$out/src"
-(cd "$top" && git ls-files -z -c -o --exclude-standard |
+(cd "$top" && git ls-files -z -c |
 	tar --null -T - -cf -) | tar -xf - -C "$out/src"
 
 step "dpkg-buildpackage -us -uc -b"
