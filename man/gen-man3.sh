@@ -35,9 +35,13 @@ if [ -z "$kdoc" ]; then
 fi
 
 # The pages carry the date of the header they were made from, not of the
-# run: regenerating an unchanged header changes nothing.
-date=$(git -C "$srcdir" log -1 --format=%cd --date=format:%Y-%m-%d -- include/hijack.h 2>/dev/null || true)
-[ -n "$date" ] || date=$(date -u -r "$hdr" +%Y-%m-%d)
+# run: regenerating an unchanged header changes nothing.  A header changed
+# since the last commit is dated today, the day it will be committed.
+date=""
+if git -C "$srcdir" diff --quiet HEAD -- include/hijack.h 2>/dev/null; then
+	date=$(git -C "$srcdir" log -1 --format=%cd --date=format:%Y-%m-%d -- include/hijack.h)
+fi
+[ -n "$date" ] || date=$(date -u +%Y-%m-%d)
 version=$(sed -n 's/^AC_INIT(\[hijack\], \[\([^]]*\)\].*/\1/p' "$srcdir/configure.ac")
 
 # Every warning is an error: an undocumented member or parameter is a hole

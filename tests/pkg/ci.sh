@@ -6,7 +6,8 @@
 #  3. apt install ./*.deb;
 #  4. the autopkgtests (debian/tests) against the installed packages, with
 #     autopkgtest's null runner (this machine is the testbed);
-#  5. make distcheck in the tree (configured if it is not yet).
+#  5. the man/man3 pages regenerated from include/hijack.h match the tree;
+#  6. make distcheck in the tree (configured if it is not yet).
 # Every step is timed; the packages are left in $PKG_OUT (default
 # build/pkg).  Packages it needs: sh tests/deps.sh build test pkg.
 set -euo pipefail
@@ -48,6 +49,18 @@ autopkgtest --output-dir "$out/autopkgtest" "$out/src" -- null || rc=$?
 # autopkgtest: 0 all passed, 2 some skipped, anything else failed.  As
 # root with the dependencies installed nothing may be skipped.
 [ $rc -eq 0 ] || { echo "pkg: autopkgtest exit $rc"; exit 1; }
+
+step "man/man3 is what the header's kernel-doc makes (make man3)"
+if [ -r /usr/src/linux-source-6.12.tar.xz ] || [ -n "${KERNEL_DOC:-}" ]; then
+	sh "$top/man/gen-man3.sh" "$out/src" >/dev/null
+	# The pages' date is the only part that depends on when they were made.
+	diff -r -I '^\.TH ' "$top/man/man3" "$out/src/man/man3" || {
+		echo "pkg: man/man3 is stale: run make man3 and commit the pages"
+		exit 1
+	}
+else
+	echo "pkg: linux-source-6.12 is not installed (tests/deps.sh kernel): pages not compared"
+fi
 
 step "make distcheck"
 cd "$top"
