@@ -1,8 +1,11 @@
 #!/bin/bash
 # tests/pkg/ci.sh: the packaging part of CI, as root on Debian 12.
-#  1. dpkg-buildpackage -us -uc -b on a clean copy of the tree (the files
-#     git tracks, staged ones included: no build products, no logs);
-#  2. lintian on the result: any error or warning fails;
+#  1. dpkg-buildpackage -us -uc on a clean copy of the tree (the files
+#     git tracks, staged ones included: no build products, no logs): the
+#     native source package and the binaries (-b alone builds the same
+#     binaries; the source package is built too so that lintian sees it);
+#  2. lintian on the result, source and binaries: any error or warning
+#     fails;
 #  3. apt install ./*.deb;
 #  4. the autopkgtests (debian/tests) against the installed packages, with
 #     autopkgtest's null runner (this machine is the testbed);
@@ -22,8 +25,8 @@ mkdir -p "$out/src"
 (cd "$top" && git ls-files -z -c |
 	tar --null -T - -cf -) | tar -xf - -C "$out/src"
 
-step "dpkg-buildpackage -us -uc -b"
-(cd "$out/src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
+step "dpkg-buildpackage -us -uc"
+(cd "$out/src" && dpkg-buildpackage -us -uc) >"$out/build.log" 2>&1 || {
 	tail -n 60 "$out/build.log"
 	echo "pkg: dpkg-buildpackage failed (log: $out/build.log)"
 	exit 1
