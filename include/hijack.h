@@ -22,6 +22,15 @@ extern "C" {
 
 /**
  * enum hijack_ns - the namespace types hijack knows.
+ * @HIJACK_NS_USER: user namespace (/proc/PID/ns/user).
+ * @HIJACK_NS_CGROUP: cgroup namespace.
+ * @HIJACK_NS_IPC: System V IPC and POSIX message queue namespace.
+ * @HIJACK_NS_UTS: host and domain name namespace.
+ * @HIJACK_NS_NET: network namespace.
+ * @HIJACK_NS_PID: pid namespace (entered by the command, a new child).
+ * @HIJACK_NS_MNT: mount namespace.
+ * @HIJACK_NS_TIME: time namespace (Linux 5.6).
+ * @_HIJACK_NS_MAX: the number of types; not a type.
  *
  * The order is the one in which namespaces are entered by the nsfd method
  * when the user namespace is not involved; see ns.c for why.
@@ -38,7 +47,10 @@ enum hijack_ns {
 	_HIJACK_NS_MAX,
 };
 
-/** HIJACK_NS_BIT() - the bit of one namespace type in a namespace mask. */
+/**
+ * HIJACK_NS_BIT() - the bit of one namespace type in a namespace mask.
+ * @t: an enum hijack_ns.
+ */
 #define HIJACK_NS_BIT(t) (1u << (t))
 /** HIJACK_NS_ALL - every namespace type hijack knows. */
 #define HIJACK_NS_ALL ((1u << _HIJACK_NS_MAX) - 1)
@@ -50,6 +62,7 @@ enum hijack_ns {
  * @HIJACK_METHOD_PIDFD: one setns(pidfd, mask) call (Linux 5.8).
  * @HIJACK_METHOD_NSFD: one setns() per /proc/PID/ns file.
  * @HIJACK_METHOD_SYSCALL: the hijack(2) system call of kernel-patch/.
+ * @_HIJACK_METHOD_MAX: the number of methods; not a method.
  */
 enum hijack_method {
 	HIJACK_METHOD_AUTO,
@@ -73,6 +86,28 @@ enum hijack_dir_mode {
 
 /**
  * enum hijack_step - the steps of an entry, named in error reports.
+ * @HIJACK_STEP_NONE: no step (no failure).
+ * @HIJACK_STEP_OPTIONS: checking struct hijack_opts.
+ * @HIJACK_STEP_TARGET: pinning the target.
+ * @HIJACK_STEP_OPEN: opening the target's files under /proc/PID.
+ * @HIJACK_STEP_PLAN: deciding the plan.
+ * @HIJACK_STEP_FORK: creating the command's process.
+ * @HIJACK_STEP_SETNS: joining namespaces with setns(2).
+ * @HIJACK_STEP_SYSCALL: the hijack(2) system call.
+ * @HIJACK_STEP_ROOT: changing the root directory.
+ * @HIJACK_STEP_CWD: changing the working directory.
+ * @HIJACK_STEP_CGROUP: joining cgroups.
+ * @HIJACK_STEP_CREDS: setting groups, gid and uid.
+ * @HIJACK_STEP_CAPS: setting capability sets and securebits.
+ * @HIJACK_STEP_SECCOMP: no_new_privs and seccomp filters.
+ * @HIJACK_STEP_LSM: the LSM exec label.
+ * @HIJACK_STEP_ENV: building the environment.
+ * @HIJACK_STEP_FDS: closing or passing on file descriptors.
+ * @HIJACK_STEP_EXEC: executing the command.
+ * @HIJACK_STEP_WAIT: waiting for the command.
+ * @HIJACK_STEP_PTY: the command's pseudo-terminal.
+ * @HIJACK_STEP_LIMITS: resource limits and OOM score adjustment.
+ * @_HIJACK_STEP_MAX: the number of steps; not a step.
  */
 enum hijack_step {
 	HIJACK_STEP_NONE,
@@ -150,8 +185,10 @@ enum hijack_pty {
  * @ns_exclude: namespace types never to enter.
  * @method: see enum hijack_method.
  * @root_mode: root directory; @root_path with HIJACK_DIR_PATH.
- * @wd_mode: working directory; @wd_path with HIJACK_DIR_PATH (relative
- *	paths are taken from the new root).
+ * @root_path: the explicit root directory, with HIJACK_DIR_PATH.
+ * @wd_mode: working directory; @wd_path with HIJACK_DIR_PATH.
+ * @wd_path: the explicit working directory, with HIJACK_DIR_PATH
+ *	(relative paths are taken from the new root).
  * @creds: uid, gid and supplementary groups: target's or kept.
  * @user: with @creds from the target, a user (name or number) to run as
  *	instead; names are looked up in the target's root.  NULL: none.
@@ -196,7 +233,9 @@ struct hijack_opts {
 	enum hijack_part_mode limits;
 };
 
-/** HIJACK_OPTS_INIT - the defaults: everything from the target. */
+/**
+ * HIJACK_OPTS_INIT - the defaults: everything from the target.
+ */
 #define HIJACK_OPTS_INIT                                        \
 	{                                                       \
 		.struct_size = sizeof(struct hijack_opts),      \
@@ -225,9 +264,11 @@ struct hijack_opts {
 
 /**
  * struct hijack_ns_state - one namespace type as planned.
- * @dev, @ino: identity of the target's namespace of this type (0 if the
- *	kernel lacks the type).
- * @self_dev, @self_ino: identity of the caller's.
+ * @dev: device of the target's namespace of this type (0 if the kernel
+ *	lacks the type); with @ino, its identity.
+ * @ino: inode of the target's namespace of this type (0 likewise).
+ * @self_dev: device of the caller's namespace of this type.
+ * @self_ino: inode of the caller's namespace of this type.
  * @enter: it will be entered.
  */
 struct hijack_ns_state {
@@ -240,6 +281,16 @@ struct hijack_ns_state {
 
 /**
  * struct hijack_creds - uids, gids and supplementary groups.
+ * @uid: real user id.
+ * @euid: effective user id.
+ * @suid: saved set-user-id.
+ * @fsuid: filesystem user id.
+ * @gid: real group id.
+ * @egid: effective group id.
+ * @sgid: saved set-group-id.
+ * @fsgid: filesystem group id.
+ * @ngroups: number of supplementary groups in @groups.
+ * @groups: the supplementary groups (owned by the plan).
  */
 struct hijack_creds {
 	uid_t uid, euid, suid, fsuid;
@@ -250,12 +301,19 @@ struct hijack_creds {
 
 /**
  * struct hijack_caps - capability sets as bit masks (bit N: capability N).
+ * @inh: inheritable set.
+ * @prm: permitted set.
+ * @eff: effective set.
+ * @bnd: bounding set.
+ * @amb: ambient set.
  */
 struct hijack_caps {
 	unsigned long long inh, prm, eff, bnd, amb;
 };
 
-/** HIJACK_NRLIMITS - resource limits known: RLIMIT_CPU to RLIMIT_RTTIME. */
+/**
+ * HIJACK_NRLIMITS - resource limits known: RLIMIT_CPU to RLIMIT_RTTIME.
+ */
 #define HIJACK_NRLIMITS 16
 
 /**
@@ -298,9 +356,11 @@ struct hijack_cgroup {
  * @method: the method that will be used (never HIJACK_METHOD_AUTO).
  * @method_fallback: with AUTO: the method to fall back to if the kernel
  *	refuses @method at run time (HIJACK_METHOD_AUTO for none).
- * @root_mode, @root: the root directory; @root is the path as the target
- *	sees it or the explicit path.
- * @wd_mode, @wd: the working directory, likewise.
+ * @root_mode: where the root directory comes from.
+ * @root: the root directory: the path as the target sees it, or the
+ *	explicit path.
+ * @wd_mode: where the working directory comes from.
+ * @wd: the working directory, likewise.
  * @syscall_nr: the hijack(2) number read from the kernel, or -1.
  * @creds_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @creds: what the command runs as (the target's unless overridden).
@@ -310,7 +370,8 @@ struct hijack_cgroup {
  * @target_caps: the target's.
  * @caps_note: why @caps differ from @target_caps, or "".
  * @cgroup_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
- * @cgroups, @ncgroups: the target's hierarchies.
+ * @cgroups: the target's hierarchies, @ncgroups of them.
+ * @ncgroups: the number of entries in @cgroups.
  * @nnp: no_new_privs will be set.
  * @target_nnp: the target has no_new_privs.
  * @seccomp_mode: where the filters come from.
@@ -375,7 +436,10 @@ struct hijack_plan {
 	const struct hijack_container *container;
 };
 
-/** struct hijack_target - a pinned target task; opaque. */
+/*
+ * A pinned target task.  Opaque: made by hijack_target_open(), released by
+ * hijack_target_free().
+ */
 struct hijack_target;
 
 /**
@@ -393,17 +457,35 @@ struct hijack_target;
 int hijack_target_open(pid_t pid, struct hijack_target **ret,
 		       struct hijack_diag *reterr_diag);
 
-/** hijack_target_free() - release a target; NULL is allowed. */
+/**
+ * hijack_target_free() - release a target and close its pidfd.
+ * @t: from hijack_target_open(); NULL is allowed and does nothing.
+ */
 void hijack_target_free(struct hijack_target *t);
 
-/** hijack_target_pidfd() - the pidfd pinning @t (owned by @t). */
+/**
+ * hijack_target_pidfd() - the pidfd pinning a target.
+ * @t: the target.
+ *
+ * The fd stays owned by @t: do not close it; it is closed by
+ * hijack_target_free().  It is opened O_CLOEXEC.
+ *
+ * Return: the pidfd (a non-negative fd).
+ */
 int hijack_target_pidfd(const struct hijack_target *t);
 
-/** hijack_target_pid() - the pid of @t, in the caller's pid namespace. */
+/**
+ * hijack_target_pid() - the pid of a target.
+ * @t: the target.
+ *
+ * Return: the pid of @t as seen in the caller's pid namespace.
+ */
 pid_t hijack_target_pid(const struct hijack_target *t);
 
 /**
- * hijack_target_alive() - check that @t has not exited.
+ * hijack_target_alive() - check that a target has not exited.
+ * @t: the target.
+ *
  * Return: 0 while it runs, -ESRCH once it has exited.
  */
 int hijack_target_alive(const struct hijack_target *t);
@@ -416,7 +498,13 @@ int hijack_target_alive(const struct hijack_target *t);
  */
 int hijack_ns_from_name(const char *name);
 
-/** hijack_ns_name() - the canonical name of a type ("mnt", ...). */
+/**
+ * hijack_ns_name() - the canonical name of a namespace type.
+ * @ns: an enum hijack_ns.
+ *
+ * Return: a static string ("mnt", "uts", "ipc", "net", "pid", "user",
+ * "cgroup", "time"), or NULL for a value outside enum hijack_ns.
+ */
 const char *hijack_ns_name(enum hijack_ns ns);
 
 /**
@@ -431,18 +519,37 @@ int hijack_ns_parse_list(const char *list, unsigned int *ret_mask,
 			 const char **reterr_bad, size_t *reterr_len);
 
 /**
- * hijack_env_valid() - is @kv a "VAR=VALUE" assignment with a non-empty
- * name, as struct hijack_opts.setenv takes?
+ * hijack_env_valid() - check one environment assignment.
+ * @kv: a string such as "VAR=VALUE".
+ *
+ * Return: true when @kv is a "VAR=VALUE" assignment with a non-empty name,
+ * as struct hijack_opts.setenv takes; false otherwise.
  */
 bool hijack_env_valid(const char *kv);
 
-/** hijack_method_from_name() - "auto", "pidfd", "nsfd" or "syscall". */
+/**
+ * hijack_method_from_name() - parse a method name.
+ * @name: "auto", "pidfd", "nsfd" or "syscall".
+ *
+ * Return: the enum hijack_method, or -EINVAL for any other name.
+ */
 int hijack_method_from_name(const char *name);
 
-/** hijack_method_name() - the name of a method. */
+/**
+ * hijack_method_name() - the name of a method.
+ * @m: an enum hijack_method.
+ *
+ * Return: a static string ("auto", "pidfd", "nsfd", "syscall"), or NULL
+ * for a value outside enum hijack_method.
+ */
 const char *hijack_method_name(enum hijack_method m);
 
-/** hijack_step_name() - a short lower-case name of a step, for messages. */
+/**
+ * hijack_step_name() - the name of a step, for messages.
+ * @step: an enum hijack_step, usually struct hijack_diag.step.
+ *
+ * Return: a short lower-case static string such as "setns" or "exec".
+ */
 const char *hijack_step_name(enum hijack_step step);
 
 /**
@@ -477,7 +584,11 @@ int hijack_plan_build(const struct hijack_target *t,
 		      struct hijack_diag *reterr_diag);
 
 /**
- * hijack_plan_clear() - free what a plan holds; the plan may be built again.
+ * hijack_plan_clear() - free what a plan holds.
+ * @plan: a plan from hijack_plan_build(); NULL is allowed.
+ *
+ * The structure itself is the caller's; after this it may be passed to
+ * hijack_plan_build() again.
  */
 void hijack_plan_clear(struct hijack_plan *plan);
 

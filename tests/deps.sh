@@ -12,6 +12,14 @@ test="busybox-static lxc runc util-linux procps python3 bash bash-completion
 	zsh groff-base mandoc ministat docker.io containerd podman uidmap"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 	xz-utils cpio python3-ply"
+# --- packaging (tests/pkg/) ---
+# make check compares the library's ABI with abi/libhijack.abi (abidiff)
+# and checks the exported symbols (nm, from binutils).
+test="$test abigail-tools binutils"
+# A fourth group, pkg: what building the Debian packages, linting them and
+# running their autopkgtests needs (tests/pkg/ci.sh).
+pkg="debhelper dpkg-dev fakeroot lintian autopkgtest git gcc libc6-dev"
+# --- end packaging ---
 
 [ $# -gt 0 ] || set -- build test
 want=""
@@ -20,7 +28,8 @@ for group in "$@"; do
 	build) want="$want $build" ;;
 	test) want="$want $test" ;;
 	kernel) want="$want $kernel" ;;
-	*) echo "deps.sh: unknown group '$group' (known: build test kernel)" >&2; exit 2 ;;
+	pkg) want="$want $pkg" ;;
+	*) echo "deps.sh: unknown group '$group' (known: build test kernel pkg)" >&2; exit 2 ;;
 	esac
 done
 

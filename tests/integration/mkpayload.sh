@@ -5,7 +5,8 @@
 #
 # hijack links shared libraries that Debian ships no static archive of
 # (libmount), so it travels with its libraries and its loader, started
-# through a small wrapper; the fixture is static.
+# through a small wrapper; the fixture is static.  libhijack.so.0 is found
+# in the build tree's .libs (the libtool wrapper would look there too).
 set -eu
 
 builddir=$1
@@ -19,7 +20,7 @@ bin=$builddir/src/cli/.libs/hijack
 [ -x "$bin" ] || bin=$builddir/src/cli/hijack
 cp "$bin" "$out/libexec/hijack"
 loader=""
-for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }'); do
+for lib in $(LD_LIBRARY_PATH=$builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$bin" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }'); do
 	cp -L "$lib" "$out/lib/"
 	case "$lib" in *ld-linux*) loader=$(basename "$lib") ;; esac
 done
