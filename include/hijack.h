@@ -389,6 +389,8 @@ struct hijack_cgroup {
  * @pty_mode: see enum hijack_pty.
  * @limits_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @limits: the target's, given to the command with HIJACK_FROM_TARGET.
+ * @container: the container the target was named as, set by the caller
+ *	(hijack_plan_print() then shows it), or NULL; not owned.
  * @pty_fds: bit N set: fd N (0-2) of the command is the new
  *	pseudo-terminal's; 0 for none.
  */
@@ -667,8 +669,10 @@ struct hijack_container {
 };
 
 /**
- * hijack_engine_names() - the engines this libhijack knows, in the order
- * they are searched, NULL-terminated.  "pid" is last.
+ * hijack_engine_names() - the engines this libhijack knows.
+ *
+ * Return: their names in the order they are searched, NULL-terminated;
+ * "pid" is last.  Static storage: never free it.
  */
 const char *const *hijack_engine_names(void);
 
