@@ -48,6 +48,8 @@ int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
+int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
+		 size_t *ret_len);
 int hj_status_field(const char *status, const char *key, char *buf,
 		    size_t size);
 int hj_proc_map_id(const struct hijack_target *t, const char *map,
@@ -73,7 +75,7 @@ int hj_caps_apply_final(const struct hijack_caps *want, struct hijack_diag *d);
 void hj_cgroups_free(struct hijack_cgroup *cg, size_t n);
 int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 		   struct hijack_diag *d);
-int hj_cgroup_open(const struct hijack_plan *p, int *fds,
+int hj_cgroup_open(const struct hijack_plan *p, int *fds, int *ret_v2dir,
 		   struct hijack_diag *d);
 int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 		   struct hijack_diag *d);
