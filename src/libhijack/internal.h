@@ -18,6 +18,7 @@ struct hijack_target {
 	pid_t pid;
 	int pidfd;	/* pins the task */
 	int procfd;	/* /proc/PID, opened after pidfd and checked against it */
+	char nspid[128];	/* the pidfd's fdinfo "NSpid:", or "" */
 };
 
 /* diag.c */
@@ -43,6 +44,8 @@ int hj_ns_mask_to_clone(unsigned int mask);
 
 /* target.c */
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
+int hj_target_check_status(const struct hijack_target *t, const char *status,
+			   struct hijack_diag *diag);
 
 /* proc.c */
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);

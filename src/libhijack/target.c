@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/pidfd.h>
 
 #include "internal.h"
@@ -32,7 +33,8 @@
  * pid namespace that cannot see the caller has no "self": that /proc can
  * prove nothing, and is refused too.
  */
-static int check_pin(int procroot, int pidfd, pid_t pid, struct hijack_diag *d)
+static int check_pin(int procroot, int pidfd, pid_t pid, char *nspid,
+		     size_t size, struct hijack_diag *d)
 {
 	_cleanup_free_ char *info = NULL;
 	char path[64], buf[32];
@@ -61,6 +63,9 @@ static int check_pin(int procroot, int pidfd, pid_t pid, struct hijack_diag *d)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 				   "pid %d: /proc belongs to another pid namespace, where the task is %ld",
 				   (int)pid, nr);
+	/* For hj_target_check_status(); none without CONFIG_PID_NS. */
+	if (hj_status_field(info, "NSpid", nspid, size) < 0)
+		*nspid = '\0';
 	return 0;
 }
 
@@ -94,14 +99,15 @@ HIJACK_EXPORT int hijack_target_open(pid_t pid, struct hijack_target **ret,
 	if (pidfd_send_signal(pidfd, 0, NULL, 0) < 0 && errno == ESRCH)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 				   "pid %d exited while being opened", (int)pid);
-	r = check_pin(procroot, pidfd, pid, d);
-	if (r < 0)
-		return r;
-
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, ENOMEM, "pid %d",
 				   (int)pid);
+	r = check_pin(procroot, pidfd, pid, t->nspid, sizeof(t->nspid), d);
+	if (r < 0) {
+		free(t);
+		return r;
+	}
 	t->pid = pid;
 	t->pidfd = TAKE_FD(pidfd);
 	t->procfd = TAKE_FD(procfd);
@@ -147,5 +153,25 @@ int hj_target_check(const struct hijack_target *t, struct hijack_diag *d)
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, r, "pid %d exited",
 				   (int)t->pid);
+	return 0;
+}
+
+/*
+ * The status text read through the pinned /proc/PID must be the pidfd's
+ * task's: the same "NSpid:" (its number in the /proc's pid namespace and
+ * in every one below) that the pidfd's fdinfo gave through that /proc.
+ */
+int hj_target_check_status(const struct hijack_target *t, const char *status,
+			   struct hijack_diag *d)
+{
+	char nspid[sizeof(t->nspid)] = "";
+
+	if (!*t->nspid)
+		return 0;
+	if (hj_status_field(status, "NSpid", nspid, sizeof(nspid)) < 0 ||
+	    strcmp(nspid, t->nspid) != 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+				   "pid %d: /proc/%d/status is not the pinned task's (NSpid %s, not %s)",
+				   (int)t->pid, (int)t->pid, nspid, t->nspid);
 	return 0;
 }
