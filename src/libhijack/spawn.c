@@ -78,6 +78,7 @@ struct spawn {
 	int status_w;
 	int status_r;		/* hijack's end: the command closes its copy */
 	bool relay;		/* the command's parent is the intermediate */
+	int relay_pidfd;	/* the intermediate, as the command sees it */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
 	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
 	bool cg_joined_v2;	/* born there by clone3() */
@@ -228,16 +229,25 @@ static int child_keyring(struct hijack_diag *d)
  * up (which is what happens to a command with a terminal of its own: the
  * master closes with hijack).  Set after the credentials, because a change
  * of uid or gid clears it.  The relay shape's parent is the intermediate,
- * which exits at once, so there the command is not told (hijack(1)).  The
- * status pipe tells whether hijack died before this took effect: its read
- * end is hijack's alone once the command closed its own copy.
+ * which exits at once and hands the command to hijack (a subreaper): the
+ * signal is asked for once that is done, which the intermediate's pidfd
+ * tells (it polls readable only after the children were handed on), or
+ * the intermediate's exit would send it.  The status pipe tells whether
+ * hijack died before this took effect: its read end is hijack's alone
+ * once the command closed its own copy.
  */
 static int child_parent_death(struct spawn *s, struct hijack_diag *d)
 {
 	struct pollfd p = { .fd = s->status_w, .events = POLLOUT };
+	struct pollfd q = { .fd = s->relay_pidfd, .events = POLLIN };
 
-	if (s->relay)
-		return 0;
+	if (s->relay) {
+		while (poll(&q, 1, -1) < 0)
+			if (errno != EINTR)
+				return hj_diag_set(d, HIJACK_STEP_FORK, errno,
+						   "wait for the relay to exit");
+		close_fdp(&s->relay_pidfd);
+	}
 	if (prctl(PR_SET_PDEATHSIG, SIGHUP) < 0)
 		return hj_diag_set(d, HIJACK_STEP_FORK, errno, "PR_SET_PDEATHSIG");
 	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
@@ -401,6 +411,11 @@ static _Noreturn void child_relay(struct spawn *s)
 	child_cgroups(s);
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
+	s->relay_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (s->relay_pidfd < 0) {
+		(void)hj_diag_set(&d, HIJACK_STEP_FORK, errno, "pidfd of the relay");
+		child_fail(s, &d, 125);
+	}
 	pid = fork();
 	if (pid < 0) {
 		(void)fork_failed(s, errno, &d);
@@ -809,7 +824,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 		.t = t, .p = p, .argv = argv, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
-		.lsmfd = -EBADF,
+		.lsmfd = -EBADF, .relay_pidfd = -EBADF,
 	};
 	_cleanup_close_ int status_r = -EBADF;
 	struct hj_pty pty;

@@ -8,7 +8,7 @@ skip_unless_root
 [ -x "$PTYDRIVE" ] || skip_all "no ptydrive at $PTYDRIVE: make check builds it"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 25
+plan 26
 
 d=$(tmpdir)
 esc=$(printf '\033')
@@ -209,6 +209,19 @@ kill -9 "$hj"
 wait "$hj" 2>/dev/null
 wait_for "$d/hup"
 is "$(cat "$d/hup" 2>/dev/null)" hup "hijack killed: the command gets SIGHUP, as at a terminal hangup"
+stop_target
+
+# The same through the relay: an unprivileged caller entering a user
+# namespace it owns, whose command is born to an intermediate process.
+start_target --userns 1000
+mkdir -m 777 "$d/relay"
+"$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ -- /bin/sh -c "trap 'echo hup >$d/relay/hup; exit 1' HUP; echo ready >$d/relay/ready; while :; do sleep 0.05; done" &
+hj=$!
+wait_for "$d/relay/ready"
+kill -9 "$hj"
+wait "$hj" 2>/dev/null
+wait_for "$d/relay/hup"
+is "$(cat "$d/relay/hup" 2>/dev/null)" hup "... also when the command was started through the relay"
 stop_target
 
 finish
