@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -64,4 +70,59 @@ int tl_run(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? 1 : 0;
+}
+
+char *tl_mkdtemp(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	ck_assert_int_ge(asprintf(&dir, "%s/hijack-unit.XXXXXX",
+				  tmp && *tmp ? tmp : "/tmp"), 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	return dir;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+void tl_rmtree(char *dir)
+{
+	if (!dir)
+		return;
+	/* FTW_PHYS: a fixture's symlinks are removed, not followed. */
+	(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(dir);
+}
+
+void tl_write(const char *dir, const char *rel, const char *content)
+{
+	char path[PATH_MAX], *slash;
+	FILE *f;
+
+	ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", dir, rel),
+			 (int)sizeof(path));
+	for (slash = path + strlen(dir) + 1; (slash = strchr(slash, '/'));
+	     slash++) {
+		*slash = '\0';
+		ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
+		*slash = '/';
+	}
+	f = fopen(path, "we");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(content, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+int tl_open_dir(const char *dir, bool path_only)
+{
+	int fd = open(dir, (path_only ? O_PATH : O_RDONLY) | O_DIRECTORY |
+		      O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	return fd;
 }

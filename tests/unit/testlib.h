@@ -23,6 +23,24 @@ pid_t tl_spawn_target(int flags);
 void tl_kill_target(pid_t pid);
 
 /*
+ * A scratch directory for fixture files (mkdtemp under $TMPDIR or /tmp):
+ * returns its path, which tl_rmtree() removes with everything in it.
+ * Fixtures are files a unit test lays out the way /proc/PID or a
+ * container's root would be, to drive a module without a real target.
+ */
+char *tl_mkdtemp(void);
+void tl_rmtree(char *dir);
+
+/*
+ * Write @content to @rel under @dir, making the directories on the way;
+ * aborts the test case on failure.
+ */
+void tl_write(const char *dir, const char *rel, const char *content);
+
+/* An fd of @dir (O_PATH when @path_only), or the test case fails. */
+int tl_open_dir(const char *dir, bool path_only);
+
+/*
  * Run a suite with TAP on stdout.  Return the exit status for main():
  * 0 when every case passed, 1 otherwise.
  */
