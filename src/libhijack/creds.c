@@ -94,7 +94,11 @@ static bool is_number(const char *s, unsigned long *ret)
 {
 	char *end;
 
-	if (!*s || *s == '-')
+	/*
+	 * Digits only: strtoul() would also take leading blanks, a sign and
+	 * a negation that wraps ("-18446744069414584322" is 4294967294).
+	 */
+	if (*s < '0' || *s > '9')
 		return false;
 	errno = 0;
 	*ret = strtoul(s, &end, 10);
