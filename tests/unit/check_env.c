@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_env - the command's environment (src/libhijack/env.c): the
+ * target's from a fixture environ file, the caller's, none, and --setenv.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "testlib.h"
+
+static char *dir;
+static struct hijack_target t = { .pidfd = -EBADF, .procfd = -EBADF };
+
+static void setup(void)
+{
+	dir = tl_mkdtemp();
+	t.pid = getpid();
+	t.procfd = tl_open_dir(dir, false);
+}
+
+static void teardown(void)
+{
+	(void)close(t.procfd);
+	tl_rmtree(dir);
+	dir = NULL;
+}
+
+/* An environ file: NUL-separated, as the kernel shows it. */
+static void write_environ(const char *data, size_t len)
+{
+	char path[1100];
+	FILE *f;
+
+	(void)snprintf(path, sizeof(path), "%s/environ", dir);
+	f = fopen(path, "we");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static size_t count(char **envp)
+{
+	size_t n = 0;
+
+	while (envp[n])
+		n++;
+	return n;
+}
+
+START_TEST(valid_assignments)
+{
+	ck_assert(hijack_env_valid("A=1"));
+	ck_assert(hijack_env_valid("A="));
+	ck_assert(hijack_env_valid("A=B=C"));
+	ck_assert(hijack_env_valid("PATH=/bin:/usr/bin"));
+	ck_assert(!hijack_env_valid("=1"));
+	ck_assert(!hijack_env_valid("="));
+	ck_assert(!hijack_env_valid("A"));
+	ck_assert(!hijack_env_valid(""));
+}
+END_TEST
+
+START_TEST(from_target)
+{
+	static const char environ_file[] =
+		"A=1\0B=2\0=hidden\0noassignment\0A=3\0EMPTY=\0";
+	char *const assign[] = { "B=override", "C=new", NULL };
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p = { 0 };
+	struct hijack_diag d = { 0 };
+
+	/* Malformed entries are dropped; a later one of a name wins. */
+	write_environ(environ_file, sizeof(environ_file) - 1);
+	o.env = HIJACK_FROM_TARGET;
+	o.setenv = assign;
+	(void)unsetenv("TERM");
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_uint_eq(count(p.envp), 4);
+	ck_assert_str_eq(p.envp[0], "A=3");
+	ck_assert_str_eq(p.envp[1], "B=override");
+	ck_assert_str_eq(p.envp[2], "EMPTY=");
+	ck_assert_str_eq(p.envp[3], "C=new");
+	hj_env_free(p.envp);
+}
+END_TEST
+
+START_TEST(from_empty_or_missing_target)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p = { 0 };
+	struct hijack_diag d = { 0 };
+
+	o.env = HIJACK_FROM_TARGET;
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -ENOENT);
+	ck_assert_int_eq(d.step, HIJACK_STEP_ENV);
+	ck_assert_ptr_null(p.envp);
+	/* A kernel thread, or a process that cleared it, has none. */
+	write_environ("", 0);
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_uint_eq(count(p.envp), 0);
+	hj_env_free(p.envp);
+	/* No trailing NUL on the last entry. */
+	write_environ("X=1\0Y=2", 7);
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_uint_eq(count(p.envp), 2);
+	ck_assert_str_eq(p.envp[1], "Y=2");
+	hj_env_free(p.envp);
+}
+END_TEST
+
+START_TEST(keep_and_none)
+{
+	char *const assign[] = { "HJ_UNIT_B=2", NULL };
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p = { 0 };
+	struct hijack_diag d = { 0 };
+	size_t i, found = 0;
+
+	ck_assert_int_eq(setenv("HJ_UNIT_A", "1", 1), 0);
+	ck_assert_int_eq(setenv("HJ_UNIT_B", "1", 1), 0);
+	o.env = HIJACK_KEEP;
+	o.setenv = assign;
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	for (i = 0; p.envp[i]; i++) {
+		found += strcmp(p.envp[i], "HJ_UNIT_A=1") == 0;
+		found += strcmp(p.envp[i], "HJ_UNIT_B=2") == 0;
+		ck_assert_str_ne(p.envp[i], "HJ_UNIT_B=1");
+	}
+	ck_assert_uint_eq(found, 2);
+	hj_env_free(p.envp);
+	o.env = HIJACK_NONE;
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_uint_eq(count(p.envp), 1);
+	ck_assert_str_eq(p.envp[0], "HJ_UNIT_B=2");
+	hj_env_free(p.envp);
+	hj_env_free(NULL);
+}
+END_TEST
+
+START_TEST(malformed_setenv)
+{
+	char *const assign[] = { "GOOD=1", "=bad", NULL };
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p = { 0 };
+	struct hijack_diag d = { 0 };
+
+	o.env = HIJACK_NONE;
+	o.setenv = assign;
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -EINVAL);
+	ck_assert_int_eq(d.step, HIJACK_STEP_ENV);
+	ck_assert_str_eq(d.detail, "malformed assignment '=bad': VAR=VALUE expected");
+	ck_assert_ptr_null(p.envp);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("env");
+	TCase *tc = tcase_create("fixture");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, valid_assignments);
+	tcase_add_test(tc, from_target);
+	tcase_add_test(tc, from_empty_or_missing_target);
+	tcase_add_test(tc, keep_and_none);
+	tcase_add_test(tc, malformed_setenv);
+	suite_add_tcase(s, tc);
+	return tl_run(s);
+}
