@@ -60,9 +60,12 @@ static int parse_value(const char *s, unsigned long long *ret)
 		*ret = (unsigned long long)RLIM_INFINITY;
 		return 0;
 	}
+	/* Digits only: strtoull() reads "-1" as the largest value, unlimited. */
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
 	errno = 0;
 	*ret = strtoull(s, &end, 10);
-	return errno || end == s || *end ? -EINVAL : 0;
+	return errno || *end ? -EINVAL : 0;
 }
 
 /*
