@@ -71,12 +71,16 @@ int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
 			return -errno;
 		if (r <= 0)
 			continue;
-		if (len + 4096 + 1 > size) {
+		if (len + 1 >= size) {
 			char *nb;
 
-			if (size >= max)
-				return -EFBIG;
+			/*
+			 * Room for @max bytes, one more to tell a larger
+			 * input from one of exactly @max, and the NUL.
+			 */
 			size = size ? 2 * size : 16384;
+			if (size > max + 2)
+				size = max + 2;
 			nb = realloc(buf, size);
 			if (!nb)
 				return -ENOMEM;
@@ -91,6 +95,8 @@ int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len > max)
+			return -EFBIG;
 	}
 	if (!buf) {
 		buf = malloc(1);
