@@ -119,6 +119,7 @@ int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 	const char *body;
 	size_t len;
 	int status, n, r;
+	char after;
 
 	if (hj_copy(sa.sun_path, sizeof(sa.sun_path), socket_path) < 0)
 		return -ENAMETOOLONG;
@@ -138,7 +139,9 @@ int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 	r = hj_read_fd_all(fd, HTTP_MAX, HTTP_TIMEOUT_MS, &resp, &len);
 	if (r < 0)
 		return r;
-	if (sscanf(resp, "HTTP/1.%*1[01] %3d", &status) != 1)
+	/* Three digits and then the end of the code: "2000" is not 200. */
+	if (sscanf(resp, "HTTP/1.%*1[01] %3d%c", &status, &after) != 2 ||
+	    (after != ' ' && after != '\r'))
 		return -EPROTO;
 	body = strstr(resp, "\r\n\r\n");
 	if (!body)
