@@ -21,9 +21,8 @@ static struct hijack_plan p;
 
 static void setup(void)
 {
-	dir = tl_mkdtemp();
+	t.procfd = tl_fixture_open(&dir);
 	t.pid = getpid();
-	t.procfd = tl_open_dir(dir, false);
 	memset(&p, 0, sizeof(p));
 	p.cgroup_mode = HIJACK_FROM_TARGET;
 }
@@ -31,9 +30,7 @@ static void setup(void)
 static void teardown(void)
 {
 	hj_cgroups_free(p.cgroups, p.ncgroups);
-	(void)close(t.procfd);
-	tl_rmtree(dir);
-	dir = NULL;
+	tl_fixture_close(&dir, t.procfd);
 }
 
 static void plan(const char *cgroup_file)

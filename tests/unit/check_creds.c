@@ -33,18 +33,15 @@ static const char group[] =
 
 static void setup(void)
 {
-	dir = tl_mkdtemp();
+	t.procfd = tl_fixture_open(&dir);
 	tl_write(dir, "root/etc/passwd", passwd);
 	tl_write(dir, "root/etc/group", group);
 	t.pid = getpid();
-	t.procfd = tl_open_dir(dir, false);
 }
 
 static void teardown(void)
 {
-	(void)close(t.procfd);
-	tl_rmtree(dir);
-	dir = NULL;
+	tl_fixture_close(&dir, t.procfd);
 }
 
 /* Credentials as the target had them before any override. */
@@ -70,6 +67,17 @@ static void assert_ids(const struct hijack_creds *c, uid_t uid, gid_t gid)
 	ck_assert_uint_eq(c->egid, gid);
 	ck_assert_uint_eq(c->sgid, gid);
 	ck_assert_uint_eq(c->fsgid, gid);
+}
+
+/* Remove @rel of the fixture; its path in @path, if wanted. */
+static void remove_file(const char *rel, char *path, size_t size)
+{
+	char buf[1100];
+
+	if (!path)
+		path = buf, size = sizeof(buf);
+	(void)snprintf(path, size, "%s/%s", dir, rel);
+	ck_assert_int_eq(unlink(path), 0);
 }
 
 START_TEST(user_by_name)
@@ -170,12 +178,9 @@ START_TEST(no_account_files)
 {
 	struct hijack_creds c = start();
 	struct hijack_diag d = { 0 };
-	char path[1100];
 
-	(void)snprintf(path, sizeof(path), "%s/root/etc/passwd", dir);
-	ck_assert_int_eq(unlink(path), 0);
-	(void)snprintf(path, sizeof(path), "%s/root/etc/group", dir);
-	ck_assert_int_eq(unlink(path), 0);
+	remove_file("root/etc/passwd", NULL, 0);
+	remove_file("root/etc/group", NULL, 0);
 	/* Numbers need no file; names cannot be found without one. */
 	ck_assert_int_eq(hj_creds_override(&t, "7", "8", &c, &d), 0);
 	assert_ids(&c, 7, 8);
@@ -197,8 +202,7 @@ START_TEST(hostile_account_files)
 	struct hijack_diag d = { 0 };
 	char path[1100];
 
-	(void)snprintf(path, sizeof(path), "%s/root/etc/passwd", dir);
-	ck_assert_int_eq(unlink(path), 0);
+	remove_file("root/etc/passwd", path, sizeof(path));
 	/* The host's own passwd surely has root: the container's has none. */
 	ck_assert_int_eq(symlink("/../../../../../../../etc/shadow/../passwd",
 				 path), 0);

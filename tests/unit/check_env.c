@@ -16,16 +16,13 @@ static struct hijack_target t = { .pidfd = -EBADF, .procfd = -EBADF };
 
 static void setup(void)
 {
-	dir = tl_mkdtemp();
+	t.procfd = tl_fixture_open(&dir);
 	t.pid = getpid();
-	t.procfd = tl_open_dir(dir, false);
 }
 
 static void teardown(void)
 {
-	(void)close(t.procfd);
-	tl_rmtree(dir);
-	dir = NULL;
+	tl_fixture_close(&dir, t.procfd);
 }
 
 /* An environ file: NUL-separated, as the kernel shows it. */

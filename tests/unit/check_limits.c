@@ -41,16 +41,28 @@ static const char limits[] =
 
 static void setup(void)
 {
-	dir = tl_mkdtemp();
+	t.procfd = tl_fixture_open(&dir);
 	t.pid = getpid();
-	t.procfd = tl_open_dir(dir, false);
 }
 
 static void teardown(void)
 {
-	(void)close(t.procfd);
-	tl_rmtree(dir);
-	dir = NULL;
+	tl_fixture_close(&dir, t.procfd);
+}
+
+/* Act as a caller without CAP_SYS_RESOURCE, if we had it. */
+static void drop_sys_resource(void)
+{
+	cap_value_t v = CAP_SYS_RESOURCE;
+	cap_t c;
+
+	if (!tl_have_root())
+		return;
+	c = cap_get_proc();
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_CLEAR), 0);
+	ck_assert_int_eq(cap_set_proc(c), 0);
+	(void)cap_free(c);
 }
 
 START_TEST(names)
@@ -148,15 +160,7 @@ START_TEST(apply)
 	want.have = 1u << RLIMIT_NOFILE;
 	want.lim[RLIMIT_NOFILE].cur = 100;
 	want.lim[RLIMIT_NOFILE].max = 1000;
-	if (tl_have_root()) {
-		cap_t c = cap_get_proc();
-		cap_value_t v = CAP_SYS_RESOURCE;
-
-		ck_assert_ptr_nonnull(c);
-		ck_assert_int_eq(cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_CLEAR), 0);
-		ck_assert_int_eq(cap_set_proc(c), 0);
-		(void)cap_free(c);
-	}
+	drop_sys_resource();
 	ck_assert_int_eq(hj_limits_apply(&want, &d), 0);
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	ck_assert_uint_eq(rl.rlim_cur, 100);
@@ -197,15 +201,7 @@ START_TEST(oom_swap)
 	ck_assert_int_eq(old, start);
 	ck_assert_int_eq(oom_now(), mine);
 	/* Lower than we may go: left higher, stricter, and no error. */
-	if (tl_have_root()) {
-		cap_t c = cap_get_proc();
-		cap_value_t v = CAP_SYS_RESOURCE;
-
-		ck_assert_ptr_nonnull(c);
-		ck_assert_int_eq(cap_set_flag(c, CAP_EFFECTIVE, 1, &v, CAP_CLEAR), 0);
-		ck_assert_int_eq(cap_set_proc(c), 0);
-		(void)cap_free(c);
-	}
+	drop_sys_resource();
 	ck_assert_int_eq(hj_oom_swap(-1000, &old, &d), 0);
 	ck_assert_int_eq(old, mine);
 	ck_assert_int_eq(oom_now(), mine);

@@ -126,3 +126,16 @@ int tl_open_dir(const char *dir, bool path_only)
 	ck_assert_int_ge(fd, 0);
 	return fd;
 }
+
+int tl_fixture_open(char **ret_dir)
+{
+	*ret_dir = tl_mkdtemp();
+	return tl_open_dir(*ret_dir, false);
+}
+
+void tl_fixture_close(char **dir, int fd)
+{
+	(void)close(fd);
+	tl_rmtree(*dir);
+	*dir = NULL;
+}

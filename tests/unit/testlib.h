@@ -41,6 +41,14 @@ void tl_write(const char *dir, const char *rel, const char *content);
 int tl_open_dir(const char *dir, bool path_only);
 
 /*
+ * A target made of fixture files: a scratch directory (in *@ret_dir) that
+ * a case lays out as /proc/PID, and an fd of it for the target's procfd.
+ * tl_fixture_close() closes the fd and removes the directory.
+ */
+int tl_fixture_open(char **ret_dir);
+void tl_fixture_close(char **dir, int fd);
+
+/*
  * Run a suite with TAP on stdout.  Return the exit status for main():
  * 0 when every case passed, 1 otherwise.
  */
