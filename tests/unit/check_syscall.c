@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_syscall - what one hijack(2) call can carry out of a plan
+ * (src/libhijack/syscall.c), on plans built by hand.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "testlib.h"
+
+/* Every namespace type differs from the caller's; all modes "target". */
+static void all_differ(struct hijack_plan *p)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < _HIJACK_NS_MAX; i++) {
+		p->ns[i].dev = p->ns[i].self_dev = 4;
+		p->ns[i].ino = 100 + i;
+		p->ns[i].self_ino = 200 + i;
+	}
+	p->ns_mask = HIJACK_NS_ALL;
+}
+
+START_TEST(whole_target)
+{
+	struct hijack_plan p;
+
+	all_differ(&p);
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_NS | HIJACK_TAKE_FS |
+			 HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED);
+	/* A type the kernel lacks (ino 0) is not asked for. */
+	p.ns[HIJACK_NS_TIME].ino = 0;
+	p.ns_mask &= ~HIJACK_NS_BIT(HIJACK_NS_TIME);
+	ck_assert_int_eq(hj_syscall_flags(&p) & HIJACK_TAKE_NS, HIJACK_TAKE_NS);
+}
+END_TEST
+
+/* The call takes every namespace that differs, or none. */
+START_TEST(namespaces_all_or_none)
+{
+	struct hijack_plan p;
+
+	all_differ(&p);
+	p.ns_mask &= ~HIJACK_NS_BIT(HIJACK_NS_NET);
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	/* One shared with the caller need not be asked for ... */
+	all_differ(&p);
+	p.ns[HIJACK_NS_NET].self_ino = p.ns[HIJACK_NS_NET].ino;
+	p.ns_mask &= ~HIJACK_NS_BIT(HIJACK_NS_NET);
+	ck_assert_int_gt(hj_syscall_flags(&p), 0);
+	/* ... but the same inode on another device is another namespace. */
+	p.ns[HIJACK_NS_NET].self_dev = 5;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	/* None at all: the rest can still be taken. */
+	all_differ(&p);
+	p.ns_mask = 0;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_FS |
+			 HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED);
+}
+END_TEST
+
+START_TEST(dirs_and_parts)
+{
+	struct hijack_plan p;
+	gid_t a[] = { 1, 2 }, b[] = { 1, 3 };
+
+	/* The caller's root in the target's mount table: not one call. */
+	all_differ(&p);
+	p.root_mode = HIJACK_DIR_KEEP;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	p.ns_mask = 0;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED);
+	p.cgroup_mode = HIJACK_KEEP;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CRED);
+	/* Credentials only when they are exactly the target's. */
+	p.caps.amb = 1;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	p.caps.amb = 0;
+	p.creds.ngroups = p.target_creds.ngroups = 2;
+	p.creds.groups = a;
+	p.target_creds.groups = b;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	p.target_creds.groups = a;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CRED);
+	p.lsm_mode = HIJACK_KEEP;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	p.lsm_mode = HIJACK_FROM_TARGET;
+	p.creds.fsuid = 7;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+}
+END_TEST
+
+/* Without the patched kernel there is no number to call. */
+START_TEST(syscall_nr)
+{
+	long nr = hijack_syscall_nr();
+
+	if (access("/sys/kernel/hijack/syscall_nr", F_OK) == 0)
+		ck_assert_int_gt(nr, 0);
+	else
+		ck_assert_int_eq(nr, -ENOSYS);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("syscall");
+	TCase *tc = tcase_create("flags");
+
+	tcase_add_test(tc, whole_target);
+	tcase_add_test(tc, namespaces_all_or_none);
+	tcase_add_test(tc, dirs_and_parts);
+	tcase_add_test(tc, syscall_nr);
+	suite_add_tcase(s, tc);
+	return tl_run(s);
+}
