@@ -16,6 +16,8 @@ kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 # make check compares the library's ABI with abi/libhijack.abi (abidiff)
 # and checks the exported symbols (nm, from binutils).
 test="$test abigail-tools binutils"
+# make coverage: lcov (and its genhtml) reads the gcov data.
+test="$test lcov"
 # A fourth group, pkg: what building the Debian packages, linting them and
 # running their autopkgtests needs (tests/pkg/ci.sh).
 pkg="debhelper dpkg-dev fakeroot lintian autopkgtest git gcc libc6-dev"
