@@ -645,6 +645,44 @@ int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 	       struct hijack_diag *reterr_diag);
 
 /**
+ * HIJACK_TOOLS_DIR - where hijack_run_tools() mounts the container's root
+ *	by default.
+ */
+#define HIJACK_TOOLS_DIR "/run/hijack/root"
+
+/**
+ * hijack_run_tools() - run the caller's programs in the target's
+ *	confinement, with a filesystem view made for debugging.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build(); its mount namespace, root and working
+ *	directory choices are not used.
+ * @dir: where the container's root appears: an existing absolute path, or
+ *	NULL for HIJACK_TOOLS_DIR (made on a tmpfs over /run that only the
+ *	command sees, with the caller's /run entries bound back).
+ * @argv: the command; argv[0] is searched in PATH on the caller's
+ *	filesystem.
+ * @ret: how the command ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * As hijack_run(), but the command gets a mount namespace of its own: a
+ * private copy of the caller's, with the container's mounts on @dir and a
+ * new procfs of the target's pid namespace on /proc; its working directory
+ * is the target's under @dir.  Every other part of the plan applies.  The
+ * command is kept non-dumpable, so that the container's processes cannot
+ * reach the caller's files through its /proc entries or ptrace; plans
+ * where that cannot be guaranteed are refused with -EPERM (a non-root
+ * command, no_new_privs, a target holding CAP_SYS_PTRACE, no capability
+ * to regain at exec, fs.suid_dumpable not 0): see hijack(1), SECURITY.
+ *
+ * Return: as hijack_run(); -EPERM or -EOPNOTSUPP (step HIJACK_STEP_PLAN)
+ * for a plan this cannot do safely.
+ */
+int hijack_run_tools(const struct hijack_target *t,
+		     const struct hijack_plan *plan, const char *dir,
+		     char *const argv[], struct hijack_result *ret,
+		     struct hijack_diag *reterr_diag);
+
+/**
  * enum hijack_file_op - which way hijack_file_copy() copies.
  * @HIJACK_FILE_READ: the file inside the target to the caller's fd.
  * @HIJACK_FILE_WRITE: the caller's fd to the file inside the target,

@@ -58,6 +58,10 @@ static void usage(void)
 	      "     --root WHERE       target, keep or an absolute path (default target)\n"
 	      "     --wd WHERE         target, keep or a path (default target)\n"
 	      "     --explain[=FORMAT] print what would be done (text or json); run nothing\n"
+	      "     --tools[=DIR]      run the host's programs in the container's\n"
+	      "                        confinement: / is the host's, the container's\n"
+	      "                        root is on DIR (default /run/hijack/root), /proc\n"
+	      "                        is the container's (see hijack(1), SECURITY)\n"
 	      "\n"
 	      "Files, with no program of the container's (no command then):\n"
 	      "     --read-file PATH   copy PATH inside the container to standard output\n"
@@ -239,6 +243,8 @@ int main(int argc, char **argv)
 
 	if (a.copy)
 		r = hijack_file_copy(t, &plan, &a.file, &res, &d);
+	else if (a.tools)
+		r = hijack_run_tools(t, &plan, a.tools_dir, a.argv, &res, &d);
 	else
 		r = hijack_run(t, &plan, a.argv, &res, &d);
 	hijack_plan_clear(&plan);

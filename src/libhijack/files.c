@@ -351,6 +351,8 @@ HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
 				   struct hijack_result *ret,
 				   struct hijack_diag *d)
 {
+	struct hj_spawn_how how = { .file = f };
+
 	if (!f || !f->path || !*f->path || f->fd < 0 ||
 	    (f->op != HIJACK_FILE_READ && f->op != HIJACK_FILE_WRITE))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
@@ -360,5 +362,5 @@ HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "file mode %#o: 07777 at most, for a write only",
 				   (unsigned int)f->mode);
-	return hj_spawn(t, plan, NULL, f, ret, d);
+	return hj_spawn(t, plan, NULL, &how, ret, d);
 }

@@ -75,6 +75,10 @@ struct spawn {
 	const struct hijack_plan *p;
 	char *const *argv;
 	const struct hijack_file *file;	/* copy this instead of exec */
+	bool tools;			/* --tools: the host's view (tools.c) */
+	const char *tools_dir;
+	char tools_cwd[4096];		/* the target's, under tools_dir */
+	int tools_marker;		/* the capability that marks it */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
 	int nsfds[_HIJACK_NS_MAX];
@@ -216,19 +220,25 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	const struct hijack_plan *p = s->p;
 	bool creds = !(s->kernel_took & HIJACK_TAKE_CRED);
 	bool final_caps = creds && p->caps_mode == HIJACK_FROM_TARGET;
+	struct hijack_caps caps = p->caps;
 	int r;
+
+	/* --tools: one capability the container lacks marks it (tools.c). */
+	if (s->tools)
+		hj_tools_caps(&caps, s->tools_marker, p->creds.euid == 0);
 
 	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
 		r = hj_creds_apply(&p->creds, d);
 		if (r < 0)
 			return r;
 	}
+
 	/* As the command's user: a new terminal belongs to its opener. */
 	r = hj_pty_child(s->pty, d);
 	if (r < 0)
 		return r;
 	if (final_caps) {
-		r = hj_caps_apply_iab(&p->caps, d);
+		r = hj_caps_apply_iab(&caps, d);
 		if (r < 0)
 			return r;
 	}
@@ -260,7 +270,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 			return r;
 	}
 	if (final_caps) {
-		r = hj_caps_apply_final(&p->caps, d);
+		r = hj_caps_apply_final(&caps, d);
 		if (r < 0)
 			return r;
 	}
@@ -328,9 +338,9 @@ static _Noreturn void child_file(struct spawn *s)
 static _Noreturn void child_exec(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
-	int code;
+	int code, err;
 
-	if (child_dirs(s, &d) < 0 || child_confine(s, &d) < 0)
+	if ((!s->tools && child_dirs(s, &d) < 0) || child_confine(s, &d) < 0)
 		child_fail(s, &d, 125);
 	if (s->file)
 		child_file(s);
@@ -341,8 +351,15 @@ static _Noreturn void child_exec(struct spawn *s)
 	execvp(s->argv[0], s->argv);
 
 	/* As shells do: 127 when there is no such command, 126 otherwise. */
-	code = errno == ENOENT ? 127 : 126;
-	(void)hj_diag_set(&d, HIJACK_STEP_EXEC, errno, "%s", s->argv[0]);
+	err = errno;
+	code = err == ENOENT ? 127 : 126;
+	/* A distroless container: say what can still be done. */
+	if (code == 127 && !s->tools && access("/bin/sh", X_OK) < 0)
+		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, ENOENT,
+				  "%s (the container has no /bin/sh; hijack --tools runs the host's programs in it)",
+				  s->argv[0]);
+	else
+		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, err, "%s", s->argv[0]);
 	child_fail(s, &d, code);
 }
 
@@ -390,6 +407,11 @@ static _Noreturn void child_relay(struct spawn *s)
 	pid_t pid;
 
 	child_cgroups(s);
+	if (s->tools) {
+		(void)hj_diag_set(&d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+				  "--tools needs a caller privileged on the host");
+		child_fail(s, &d, 125);
+	}
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
 	pid = fork();
@@ -412,6 +434,9 @@ static _Noreturn void child_direct(struct spawn *s)
 	/* /proc/thread-self is this process's only until the mount ns changes. */
 	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
 	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+		child_fail(s, &d, 125);
+	/* Host side still: build the view, then enter all but mnt. */
+	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd, &d) < 0)
 		child_fail(s, &d, 125);
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
@@ -766,10 +791,38 @@ started:
 	return cmd;
 }
 
+/*
+ * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
+ * for the view of its own, remember the target's cwd (a path inside the
+ * container, used only under the tools directory).
+ */
+static int spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
+			     struct hijack_diag *d)
+{
+	ssize_t n;
+	int r;
+
+	if (how->tools_dir && how->tools_dir[0] != '/')
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--tools directory '%s': an absolute path",
+				   how->tools_dir);
+	r = hj_tools_check(s->p, &s->tools_marker, d);
+	if (r < 0)
+		return r;
+	s->tools = true;
+	s->tools_dir = how->tools_dir;
+	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
+	n = readlinkat(s->t->procfd, "cwd", s->tools_cwd,
+		       sizeof(s->tools_cwd) - 1);
+	s->tools_cwd[n > 0 ? n : 0] = '\0';
+	return 0;
+}
+
 int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
-	     char *const argv[], const struct hijack_file *file,
+	     char *const argv[], const struct hj_spawn_how *how,
 	     struct hijack_result *ret, struct hijack_diag *d)
 {
+	const struct hijack_file *file = how ? how->file : NULL;
 	struct spawn s = {
 		.t = t, .p = p, .argv = argv, .file = file, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
@@ -789,8 +842,13 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	if (!file && (!argv || !argv[0]))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "no command");
+	if (how && how->tools) {
+		r = spawn_tools_setup(&s, how, d);
+		if (r < 0)
+			return r;
+	}
 
-	r = open_dirs(&s, d);
+	r = s.tools ? 0 : open_dirs(&s, d);
 	if (r < 0)
 		goto out;
 	r = open_cgroups(&s, d);
@@ -856,4 +914,15 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 			     struct hijack_result *ret, struct hijack_diag *d)
 {
 	return hj_spawn(t, p, argv, NULL, ret, d);
+}
+
+HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
+				   const struct hijack_plan *p,
+				   const char *dir, char *const argv[],
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
+{
+	struct hj_spawn_how how = { .tools = true, .tools_dir = dir };
+
+	return hj_spawn(t, p, argv, &how, ret, d);
 }
