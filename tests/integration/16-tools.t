@@ -8,12 +8,12 @@
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 . "$TESTDIR/containers.sh"
 skip_unless_root
-for tool in runc busybox python3 strace ss ps; do
+for tool in runc podman busybox python3 strace ss ps tar; do
 	command -v "$tool" >/dev/null || skip_all "no $tool"
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 28
+plan 30
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -23,6 +23,8 @@ teardown() {
 	[ -z "$dbg" ] || kill "$dbg" 2>/dev/null
 	distroless_down "$n" "$dl"
 	dockerlike_down "$n-bb" "$bb"
+	podman_down "$n-pd"
+	podman rmi -f "localhost/$n-img" >/dev/null 2>&1
 	cleanup
 }
 trap teardown EXIT
@@ -69,6 +71,19 @@ Try 'hijack --help' for more information." "--tools=DIR must be absolute"
 out=$("$HIJACK" --tools --user=1000 --group=1000 "runc:$n" -- sh -c 'grep -E "^(Uid|Gid|CapEff)" /proc/self/status | tr -s "\t\n" "  "')
 is "$out" "Uid: 1000 1000 1000 1000 Gid: 1000 1000 1000 1000 CapEff: 0000000800000000 " \
 	"--user=1000: its ids, and of capabilities only the mark, CAP_WAKE_ALARM"
+
+# --- the same image run by podman -------------------------------------------------
+mkdir "$tmp/img"
+cp "$DISTROLESS" "$tmp/img/app"
+tar -C "$tmp/img" -cf "$tmp/img.tar" . && podman import "$tmp/img.tar" "localhost/$n-img" >/dev/null 2>&1 ||
+	bail "podman import"
+CT_ID=$(podman --runtime runc run -d --name "$n-pd" --ulimit nofile=1024:1024 \
+	--ulimit nproc=1024:1024 --network none "localhost/$n-img" /app 2>/dev/null) || bail "podman run"
+out=$("$HIJACK" --tools "podman:$n-pd" -- ps -eo pid,args)
+like "$out" "*1 /app*" "podman, distroless image: ps through --tools shows /app as pid 1"
+echo "in podman" | "$HIJACK" "podman:$n-pd" --write-file=/note --mode=0600
+is "$?:$("$HIJACK" "podman:$n-pd" --read-file=/note)" "0:in podman" "... and a file written and read back with no tool inside"
+podman_down "$n-pd"
 
 # --- not a door -------------------------------------------------------------------
 dockerlike_up "$n-bb" "$bb" || bail "busybox runc container"
