@@ -39,6 +39,16 @@
  * Refused: a container that holds CAP_SYS_PTRACE (it passes the check) or
  * both marks.  Before exec, hijack's child is non-dumpable too.  This is
  * the one way --tools is more privileged than the target, and the reason.
+ *
+ * Weaker ways, tried and dropped (16-tools.t caught each):
+ *  - non-dumpable alone: execve() makes a process dumpable again unless
+ *    its ids differ or it gains capabilities, so emptying P before exec
+ *    (root regains I | B) protects the first program only, not what its
+ *    shell runs next;
+ *  - an effective or real gid of its own (no caller matches all three
+ *    gids, and exec keeps such a process non-dumpable): dash and bash
+ *    drop the difference at start, and a real gid of its own would keep
+ *    the command from tracing the container (PTRACE_MODE_REALCREDS).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -72,10 +82,15 @@ int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
 {
 	unsigned long long bnd = p->target_caps.bnd;
 
-
 	if (p->caps_mode != HIJACK_FROM_TARGET)
 		return hj_diag_set(d, HIJACK_STEP_PLAN, EINVAL,
 				   "--tools takes the target's capabilities (no --caps=keep)");
+	if (p->method == HIJACK_METHOD_SYSCALL)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+				   "--tools with --method=syscall (use pidfd or nsfd)");
+	if (bnd & (1ULL << CAP_SYS_PTRACE))
+		return hj_diag_set(d, HIJACK_STEP_PLAN, EPERM,
+				   "--tools: the container holds CAP_SYS_PTRACE and could reach the host's files through the command");
 	if (!(bnd & (1ULL << CAP_WAKE_ALARM)))
 		*ret_marker = CAP_WAKE_ALARM;
 	else if (!(bnd & (1ULL << CAP_BLOCK_SUSPEND)))
@@ -83,12 +98,6 @@ int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
 	else
 		return hj_diag_set(d, HIJACK_STEP_PLAN, EPERM,
 				   "--tools: the container holds CAP_WAKE_ALARM and CAP_BLOCK_SUSPEND, so nothing marks the command as not the container's");
-	if (bnd & (1ULL << CAP_SYS_PTRACE))
-		return hj_diag_set(d, HIJACK_STEP_PLAN, EPERM,
-				   "--tools: the container holds CAP_SYS_PTRACE and could reach the host's files through the command");
-	if (p->method == HIJACK_METHOD_SYSCALL)
-		return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
-				   "--tools with --method=syscall (use pidfd or nsfd)");
 	return 0;
 }
 

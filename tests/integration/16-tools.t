@@ -13,7 +13,7 @@ for tool in runc podman busybox python3 strace ss ps tar; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 30
+plan 32
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -71,6 +71,15 @@ Try 'hijack --help' for more information." "--tools=DIR must be absolute"
 out=$("$HIJACK" --tools --user=1000 --group=1000 "runc:$n" -- sh -c 'grep -E "^(Uid|Gid|CapEff)" /proc/self/status | tr -s "\t\n" "  "')
 is "$out" "Uid: 1000 1000 1000 1000 Gid: 1000 1000 1000 1000 CapEff: 0000000800000000 " \
 	"--user=1000: its ids, and of capabilities only the mark, CAP_WAKE_ALARM"
+
+host_run=$(ls -A /run | sort)
+out=$("$HIJACK" --tools "runc:$n" -- ls -A /run | grep -vx hijack | sort)
+is "$out" "$host_run" "/run inside holds the host's entries (bound back) beside hijack/"
+start_target
+err=$("$HIJACK" --tools --pid "$TARGET" -- true 2>&1); rc=$?
+is "$rc:$err" "125:hijack: plan: --tools: the container holds CAP_SYS_PTRACE and could reach the host's files through the command: Operation not permitted" \
+	"a target holding CAP_SYS_PTRACE is refused"
+stop_target
 
 # --- the same image run by podman -------------------------------------------------
 mkdir "$tmp/img"
