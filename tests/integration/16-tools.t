@@ -50,7 +50,7 @@ like "$out" "*1 /app*" "ps (the host's) lists the container's processes: /app is
 case $out in *hijack*) ok 1 "... and no host process" ;; *) ok 0 "... and no host process" ;; esac
 out=$("$HIJACK" --tools "runc:$n" -- ss -ltn)
 like "$out" "*127.0.0.1:8080*" "ss (the host's) in the container's network namespace shows its listener"
-out=$("$HIJACK" --tools "runc:$n" -- timeout -s INT 1 strace -p 1 2>&1)
+out=$("$HIJACK" --tools "runc:$n" -- timeout -s INT 3 strace -p 1 2>&1)
 like "$out" "*attached*" "strace -p 1 attaches to the container's binary"
 "$HIJACK" --tools "runc:$n" -- sh -c 'exit 7'
 is $? 7 "the exit status is passed through"
