@@ -13,7 +13,7 @@ for tool in runc podman busybox python3 strace ss ps tar; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 32
+plan 33
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -142,6 +142,22 @@ like "$out" "*rc=1*" "refused: even readlink of /proc/PID/root, cwd and fd"
 out=$(runc exec "$n-bb" sh -c 'cat /proc/self/mountinfo')
 case $out in */run/hijack*) ok 1 "the container's processes never see the command's mounts" ;;
 *) ok 0 "the container's processes never see the command's mounts" ;; esac
+kill "$dbg"
+wait "$dbg" 2>/dev/null
+dbg=
+# bash, which drops a difference between real and effective ids at start,
+# leaves the mark alone: its child is just as closed.
+"$HIJACK" --tools "runc:$n-bb" -- bash -c "exec 3<'$secret'; cd /; sleep 4244; :" &
+dbg=$!
+i=0
+while [ $i -lt 100 ]; do
+	cpid=$(runc exec "$n-bb" sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "sleep 4244 " ] && echo ${d#/proc/}; done')
+	[ -n "$cpid" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -n "$cpid" ] || bail "the child of bash is not visible in the container"
+try "cat /proc/$cpid/root$secret /proc/$cpid/fd/3" "refused: a process bash started under --tools, through root and fd"
 kill "$dbg"
 wait "$dbg" 2>/dev/null
 dbg=
