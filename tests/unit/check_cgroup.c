@@ -5,6 +5,7 @@
  * which the root cases lay out themselves in a private mount namespace.
  */
 #include <fcntl.h>
+#include <mntent.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -111,6 +112,25 @@ START_TEST(join_what_differs)
 }
 END_TEST
 
+/* Take every cgroup mount out of this (private) mount namespace. */
+static void unmount_cgroups(void)
+{
+	struct mntent *m;
+	bool again = true;
+	FILE *f;
+
+	while (again) {
+		again = false;
+		f = setmntent("/proc/self/mounts", "re");
+		ck_assert_ptr_nonnull(f);
+		while ((m = getmntent(f)))
+			if (strncmp(m->mnt_type, "cgroup", 6) == 0 &&
+			    umount2(m->mnt_dir, MNT_DETACH) == 0)
+				again = true;
+		(void)endmntent(f);
+	}
+}
+
 static void mkdir_in(const char *rel, char *ret, size_t size)
 {
 	(void)snprintf(ret, size, "%s/%s", dir, rel);
@@ -130,7 +150,7 @@ START_TEST(find_dirs)
 
 	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
 	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
-	(void)umount2("/sys/fs/cgroup", MNT_DETACH);
+	unmount_cgroups();
 	plan("1:cpu:/a\n0::/b\n");
 	ck_assert_ptr_null(p.cgroups[0].dir);
 	ck_assert_ptr_null(p.cgroups[1].dir);
