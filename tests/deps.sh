@@ -1,17 +1,26 @@
 #!/bin/sh
 # deps.sh [build] [test] [kernel]: install, with apt-get, the Debian 12
 # packages hijack needs to build (build), to run its tests (test), and to
-# build and boot its kernel and the fork-path gate (kernel).  No argument:
-# build and test.  Idempotent; needs root.
+# build and boot its kernel and the fork-path gate (kernel), and to fuzz
+# (fuzz: clang and libFuzzer).  No argument: build and test.  Idempotent;
+# needs root.  --list prints the packages of the groups named (or of every
+# group, "all") instead, one a line, for tests/deps-check.py.
 set -eu
 
-build="autoconf automake libtool pkg-config gcc make libc6-dev
+build="autoconf automake libtool pkgconf gcc binutils make libc6-dev
 	libcap-dev libseccomp-dev libmount-dev check libsubunit-dev libgsl-dev"
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
-	zsh groff-base mandoc ministat"
+	zsh groff-base mandoc ministat shfmt"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
-	xz-utils cpio python3-ply"
+	xz-utils cpio python3-ply patch rsync"
+fuzz="clang libclang-rt-14-dev"
 
+list=""
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+	[ $# -gt 0 ] || set -- all
+fi
 [ $# -gt 0 ] || set -- build test
 want=""
 for group in "$@"; do
@@ -19,9 +28,15 @@ for group in "$@"; do
 	build) want="$want $build" ;;
 	test) want="$want $test" ;;
 	kernel) want="$want $kernel" ;;
-	*) echo "deps.sh: unknown group '$group' (known: build test kernel)" >&2; exit 2 ;;
+	fuzz) want="$want $fuzz" ;;
+	all) want="$want $build $test $kernel $fuzz" ;;
+	*) echo "deps.sh: unknown group '$group' (known: build test kernel fuzz all)" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$list" ]; then
+	printf '%s\n' $want
+	exit 0
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: installing packages needs root: run it with sudo" >&2

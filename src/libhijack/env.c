@@ -50,7 +50,7 @@ static int env_put(char ***envp, size_t *n, const char *kv)
 }
 
 /* "VAR=VALUE" with a non-empty name: what --setenv accepts. */
-bool hijack_env_valid(const char *kv)
+HIJACK_EXPORT bool hijack_env_valid(const char *kv)
 {
 	const char *eq = strchr(kv, '=');
 
