@@ -73,6 +73,8 @@ WRAPPERS = {
               "-E": 1},
     "time": {},
     "strace": {"-e": 1, "-o": 1, "-p": 1, "-s": 1},
+    "unshare": {"--propagation": 1, "-S": 1, "--setuid": 1, "-G": 1,
+                "--setgid": 1, "-R": 1, "--root": 1, "-w": 1, "--wd": 1},
 }
 # Wrappers that take one positional argument before the command.
 POSITIONAL = {"timeout": 1, "taskset": 1, "chroot": 1}

@@ -1,8 +1,9 @@
 #!/bin/sh
 # deps.sh [build] [test] [kernel]: install, with apt-get, the Debian 12
 # packages hijack needs to build (build), to run its tests (test), and to
-# build and boot its kernel and the fork-path gate (kernel), and to fuzz
-# (fuzz: clang and libFuzzer).  No argument: build and test.  Idempotent;
+# build and boot its kernel and the fork-path gate (kernel), to fuzz
+# (fuzz: clang and libFuzzer), and to try a brand-new Debian 12
+# (fresh: tests/fresh-debian.sh).  No argument: build and test.  Idempotent;
 # needs root.  --list prints the packages of the groups named (or of every
 # group, "all") instead, one a line, for tests/deps-check.py.
 set -eu
@@ -14,6 +15,7 @@ test="busybox-static lxc runc util-linux procps python3 bash bash-completion
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 	xz-utils cpio python3-ply patch rsync"
 fuzz="clang libclang-rt-14-dev"
+fresh="debootstrap git"
 
 list=""
 if [ "${1:-}" = --list ]; then
@@ -29,8 +31,9 @@ for group in "$@"; do
 	test) want="$want $test" ;;
 	kernel) want="$want $kernel" ;;
 	fuzz) want="$want $fuzz" ;;
-	all) want="$want $build $test $kernel $fuzz" ;;
-	*) echo "deps.sh: unknown group '$group' (known: build test kernel fuzz all)" >&2; exit 2 ;;
+	fresh) want="$want $fresh" ;;
+	all) want="$want $build $test $kernel $fuzz $fresh" ;;
+	*) echo "deps.sh: unknown group '$group' (known: build test kernel fuzz fresh all)" >&2; exit 2 ;;
 	esac
 done
 if [ -n "$list" ]; then
