@@ -297,23 +297,25 @@ def make_recipes(path):
     return [(expand(r), n) for r, n in recipes]
 
 
-def dpkg_owner(path):
-    """The package that installed path (or a usrmerge alias of it)."""
+def aliases(path):
+    """path, the file it resolves to, and their usrmerge twins."""
     cands = [path, os.path.realpath(path)]
     for p in list(cands):
-        if p.startswith("/usr/"):
-            cands.append(p[4:])
-        else:
-            cands.append("/usr" + p)
-    for p in cands:
-        r = subprocess.run(["dpkg-query", "-S", p], capture_output=True,
-                           text=True)
-        if r.returncode == 0:
-            for line in r.stdout.splitlines():
-                pkgs, _, owned = line.partition(": ")
-                if owned == p and not pkgs.startswith("diversion"):
-                    return pkgs.split(",")[0].split(":")[0].strip()
-    return None
+        cands.append(p[4:] if p.startswith("/usr/") else "/usr" + p)
+    return cands
+
+
+def dpkg_owners(paths):
+    """path -> the package that installed it, for those dpkg knows; one
+    dpkg-query for all (each reads every file list)."""
+    r = subprocess.run(["dpkg-query", "-S"] + sorted(set(paths)),
+                       capture_output=True, text=True)
+    owners = {}
+    for line in r.stdout.splitlines():
+        pkgs, _, owned = line.partition(": ")
+        if not pkgs.startswith("diversion"):
+            owners.setdefault(owned, pkgs.split(",")[0].split(":")[0].strip())
+    return owners
 
 
 def main():
@@ -398,6 +400,7 @@ def main():
     # shell's PATH adds (a private python3 would hide a missing package).
     path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
     results = []
+    exes = {}
     for name in sorted(found):
         where = found[name]
         if name in skip or name.startswith(("./", "../")) or \
@@ -407,10 +410,13 @@ def main():
             continue        # a program of the tree, built or shipped
         exe = name if name.startswith("/") else shutil.which(name, path=path)
         if not exe or not os.access(exe, os.X_OK):
-            results.append((False, "%s: not installed (called by %s)"
+            results.append((name, False, "%s: not installed (called by %s)"
                             % (name, where[0])))
-            continue
-        pkg = dpkg_owner(exe)
+        else:
+            exes[name] = exe
+    owners = dpkg_owners(p for e in exes.values() for p in aliases(e))
+    for name, exe in exes.items():
+        pkg = next((owners[p] for p in aliases(exe) if p in owners), None)
         if name in REVIEWED:
             why = REVIEWED[name]
         elif pkg in listed:
@@ -420,11 +426,13 @@ def main():
         elif pkg in pulled:
             why = "deps.sh installs %s, which needs %s" % (pulled[pkg], pkg)
         else:
-            results.append((False, "%s: %s comes from %s, which "
+            results.append((name, False, "%s: %s comes from %s, which "
                             "tests/deps.sh does not install (called by %s)"
-                            % (name, exe, pkg or "no package", where[0])))
+                            % (name, exe, pkg or "no package",
+                               found[name][0])))
             continue
-        results.append((True, "%s: %s" % (name, why)))
+        results.append((name, True, "%s: %s" % (name, why)))
+    results = [r[1:] for r in sorted(results)]
 
     print("1..%d" % (len(results) + 1))
     n = 0
