@@ -15,12 +15,16 @@ finds the programs:
 - in the kernel build, from KBUILD_TOOLS below (kbuild's own recipes cannot
   be parsed; the list was taken from an execve trace of a build).
 
-Then each must resolve on PATH (as root's PATH would, with the sbin
-directories) to a file that dpkg says comes from a package that deps.sh
-installs by name, or that is Essential or Priority: required here.  One TAP
-test per program.  In a fresh debootstrap of Debian 12, after
-`sh tests/deps.sh build test kernel fuzz`, this passes (tests/fuzz/README.md
-says how to run that).
+Each caller belongs to a group of deps.sh (FILE_GROUPS, TARGET_GROUPS:
+make check's scripts to build and test, the kernel harness to kernel, ...).
+A program must resolve on Debian's PATH for root to a file that dpkg says
+comes from a package that deps.sh installs with each of its callers' groups
+(by name, or as a direct dependency of one), or that is Essential or
+Priority: required.  A program that is not installed fails when one of its
+groups is installed here, and is skipped when none is: which package would
+bring it, dpkg cannot say (CI installs every group, so nothing skips
+there).  One TAP test per program.  tests/fresh-debian.sh runs this in a
+brand-new Debian 12 after `sh tests/deps.sh build test kernel fuzz fresh`.
 
 usage: deps-check.py [SRCDIR]   (SRCDIR: the source tree; by default
 the one this script is in)
@@ -44,6 +48,44 @@ KBUILD_TOOLS = """
     uname whoami hostname perl python3 bc flex bison pkg-config
     gzip xz cpio tar rsync patch sha256sum
 """.split()
+
+# The deps.sh groups, and which one installs what each file's commands
+# need (first match of a path prefix or name; the default is make check's:
+# build and test, the groups `sh tests/deps.sh` installs).
+GROUPS = ("build", "test", "kernel", "fuzz", "fresh")
+DEFAULT_GROUP = "test"
+# Every use installs these too: `sh tests/deps.sh` is build and test, and
+# the README and CI name them with any other group.
+ALWAYS = {"build", "test"}
+FILE_GROUPS = [
+    ("tests/kernel/test-harness.sh", "test"),   # run by make check
+    ("tests/kernel/", "kernel"),
+    ("tests/bench/gate.sh", "kernel"),
+    # The README's "More tests", which want build test kernel.
+    ("tests/bench/entry-latency.sh", "kernel"),
+    ("tests/bench/run-bench.sh", "kernel"),
+    ("tests/bench/resample.sh", "kernel"),
+    ("tests/integration/mkpayload.sh", "kernel"),
+    ("tests/fuzz/", "fuzz"),
+    ("tests/fresh-debian.sh", "fresh"),
+]
+# The same for Makefile recipes, by the rule's targets.
+TARGET_GROUPS = [
+    ("check-kernel", "kernel"),
+    ("check-patch", "kernel"),
+    ("check-gate", "kernel"),
+    ("check-fork-regression", "kernel"),
+    ("fuzz", "fuzz"),
+    ("tests/fuzz/", "fuzz"),
+]
+
+
+def group_of(table, name):
+    for prefix, group in table:
+        if name.startswith(prefix):
+            return group
+    return DEFAULT_GROUP
+
 
 # Programs accepted without deps.sh naming their package, and why.
 REVIEWED = {
@@ -260,6 +302,7 @@ def make_recipes(path):
     variables = {}
     recipes = []
     in_rule = False
+    targets = ""
     i = 0
     while i < len(lines):
         start = i
@@ -269,7 +312,7 @@ def make_recipes(path):
             line = line[:-1] + " " + lines[i].lstrip("\t")
         i += 1
         if line.startswith("\t") and in_rule:
-            recipes.append((line[1:].lstrip("@-"), start + 1))
+            recipes.append((line[1:].lstrip("@-"), start + 1, targets))
             continue
         if not line.strip() or line.startswith("#"):
             continue        # neither ends a recipe, in make
@@ -282,6 +325,8 @@ def make_recipes(path):
             variables[name] = value
             continue
         in_rule = bool(re.match(r"^[^\t=]*:([^=]|$)", line))
+        if in_rule:
+            targets = line.split(":", 1)[0].strip()
 
     def expand(text, depth=0):
         def one(m):
@@ -294,7 +339,7 @@ def make_recipes(path):
         text = re.sub(r"\$\(([^()$]+)\)|\$\{([^{}$]+)\}", one, text)
         return text.replace("$$", "$")
 
-    return [(expand(r), n) for r, n in recipes]
+    return [(expand(r), n, expand(t)) for r, n, t in recipes]
 
 
 def aliases(path):
@@ -326,22 +371,33 @@ def main():
         print("1..0 # SKIP needs shfmt (deps.sh test) and dpkg-query")
         return 77
 
-    listed = subprocess.run(["sh", os.path.join(src, "tests/deps.sh"),
-                             "--list", "all"], capture_output=True,
-                            text=True, check=True).stdout.split()
-    # apt installs a listed package's Depends and Pre-Depends with it (one
-    # level is enough here: python3 brings python3-minimal's /usr/bin/python3).
+    # The packages of each group, and what apt brings with them: a
+    # listed package's Depends and Pre-Depends (one level is enough here:
+    # python3 brings python3-minimal's /usr/bin/python3).
+    groups = {}
+    for g in GROUPS:
+        groups[g] = subprocess.run(["sh", os.path.join(src, "tests/deps.sh"),
+                                    "--list", g], capture_output=True,
+                                   text=True, check=True).stdout.split()
+    status = {}
     pulled = {}
     out = subprocess.run(["dpkg-query", "-W", "-f",
-                          "${Package}\t${Depends}, ${Pre-Depends}\n"] + listed,
+                          "${Package}\t${db:Status-Abbrev}\t${Depends}, "
+                          "${Pre-Depends}\n"] +
+                         sorted({p for g in groups.values() for p in g}),
                          capture_output=True, text=True).stdout
     for line in out.splitlines():
-        pkg, _, deps = line.partition("\t")
+        pkg, st, deps = line.split("\t")
+        status[pkg] = st.startswith("ii")
         for alt in deps.split(","):
             for dep in alt.split("|"):
                 dep = dep.strip().split(" ")[0].split(":")[0]
                 if dep:
-                    pulled.setdefault(dep, pkg)
+                    pulled.setdefault(dep, set()).add(pkg)
+    # A group is here when all its packages are: then all its programs
+    # must be too.
+    here = {g for g, pkgs in groups.items()
+            if all(status.get(p) for p in pkgs)}
     base = {}
     out = subprocess.run(["dpkg-query", "-W", "-f",
                           "${Package} ${Essential} ${Priority}\\n"],
@@ -376,14 +432,16 @@ def main():
 
     funcs = set()
     found = {}          # command -> [where]
+    needs = {}          # command -> the deps.sh groups of its callers
     problems = []
-    texts = [(rel, open(os.path.join(src, rel)).read(), lang)
-             for rel, lang in scripts]
+    texts = [(rel, open(os.path.join(src, rel)).read(), lang,
+              group_of(FILE_GROUPS, rel)) for rel, lang in scripts]
     for mk in ("Makefile.am", "tests/bench/Makemodule.am"):
         if os.path.exists(os.path.join(src, mk)):
-            for text, line in make_recipes(os.path.join(src, mk)):
-                texts.append(("%s:%d" % (mk, line), text, "bash"))
-    for where, text, lang in texts:
+            for text, line, targets in make_recipes(os.path.join(src, mk)):
+                texts.append(("%s:%d" % (mk, line), text, "bash",
+                              group_of(TARGET_GROUPS, targets)))
+    for where, text, lang, group in texts:
         try:
             got = calls(text, lang, funcs)
         except ValueError as e:
@@ -392,8 +450,10 @@ def main():
         for name, line in got:
             loc = where if ":" in where else "%s:%d" % (where, line)
             found.setdefault(name, []).append(loc)
+            needs.setdefault(name, set()).add(group)
     for name in KBUILD_TOOLS:
         found.setdefault(name, []).append("the kernel build (KBUILD_TOOLS)")
+        needs.setdefault(name, set()).add("kernel")
 
     skip = shell_words() | funcs
     # Debian's PATH for root: what a fresh machine has, whatever this
@@ -409,30 +469,48 @@ def main():
         if "/" in name and not name.startswith("/"):
             continue        # a program of the tree, built or shipped
         exe = name if name.startswith("/") else shutil.which(name, path=path)
-        if not exe or not os.access(exe, os.X_OK):
-            results.append((name, False, "%s: not installed (called by %s)"
-                            % (name, where[0])))
-        else:
+        want = needs[name]
+        if exe and os.access(exe, os.X_OK):
             exes[name] = exe
+        elif want & here:
+            results.append((name, False, "%s: not installed, although "
+                            "deps.sh %s is (called by %s)"
+                            % (name, "/".join(sorted(want & here)),
+                               where[0])))
+        else:
+            # Which package would bring it, dpkg cannot say until one
+            # does: checked where that group is installed (CI installs
+            # them all).
+            results.append((name, True, "%s # SKIP only for deps.sh %s, "
+                            "not installed here" % (name,
+                                                    "/".join(sorted(want)))))
     owners = dpkg_owners(p for e in exes.values() for p in aliases(e))
     for name, exe in exes.items():
         pkg = next((owners[p] for p in aliases(exe) if p in owners), None)
+        # Installed with every group of its callers: a program that make
+        # check runs must not rely on what only the kernel group installs.
+        def covers(g):
+            mine = {p for h in {g} | ALWAYS for p in groups[h]}
+            return pkg in mine or bool(pulled.get(pkg, set()) & mine)
+        lacking = sorted(g for g in needs[name] if not covers(g))
         if name in REVIEWED:
             why = REVIEWED[name]
-        elif pkg in listed:
-            why = "deps.sh installs %s" % pkg
         elif pkg in base:
             why = "%s is %s" % (pkg, base[pkg])
-        elif pkg in pulled:
-            why = "deps.sh installs %s, which needs %s" % (pulled[pkg], pkg)
+        elif not lacking:
+            by = [g for g in GROUPS if pkg in groups[g]]
+            why = ("deps.sh %s installs %s" % ("/".join(by), pkg) if by else
+                   "deps.sh installs %s, which needs %s"
+                   % (sorted(pulled[pkg])[0], pkg))
         else:
             results.append((name, False, "%s: %s comes from %s, which "
-                            "tests/deps.sh does not install (called by %s)"
+                            "deps.sh %s does not install (called by %s)"
                             % (name, exe, pkg or "no package",
-                               found[name][0])))
+                               "/".join(lacking), found[name][0])))
             continue
         results.append((name, True, "%s: %s" % (name, why)))
     results = [r[1:] for r in sorted(results)]
+
 
     print("1..%d" % (len(results) + 1))
     n = 0

@@ -8,7 +8,7 @@
 # deps.sh.  Its apt sources are the host's (/etc/apt/sources.list and
 # sources.list.d/: bookworm-security brings linux-source-6.12).  The
 # repository's committed HEAD is cloned into DIR/src/hijack; inside, as
-# root, `sh tests/deps.sh build test kernel fuzz` installs what CI
+# root, `sh tests/deps.sh build test kernel fuzz fresh` installs what CI
 # installs, and tests/deps-check.py then resolves every program the
 # scripts, Makefiles and the kernel build call.  With -b it also builds
 # hijack there and runs the unit tests and the other checks that need no
@@ -87,8 +87,8 @@ stamp "before deps.sh, missing from the new system:"
 in_root 'for c in rsync patch gcc make qemu-system-x86_64 clang shfmt; do
 	command -v $c >/dev/null || echo "  $c"; done'
 
-stamp "sh tests/deps.sh build test kernel fuzz"
-in_root 'sh tests/deps.sh build test kernel fuzz' >"$root.deps.log" 2>&1 ||
+stamp "sh tests/deps.sh build test kernel fuzz fresh"
+in_root 'sh tests/deps.sh build test kernel fuzz fresh' >"$root.deps.log" 2>&1 ||
 	{ tail -n 20 "$root.deps.log"; exit 1; }
 
 stamp "tests/deps-check.py"
