@@ -394,6 +394,12 @@ def main():
                 dep = dep.strip().split(" ")[0].split(":")[0]
                 if dep:
                     pulled.setdefault(dep, set()).add(pkg)
+    # A group added to deps.sh must be added to GROUPS (and its callers
+    # to FILE_GROUPS or TARGET_GROUPS), or its packages count for nothing.
+    every = subprocess.run(["sh", os.path.join(src, "tests/deps.sh"),
+                            "--list", "all"], capture_output=True,
+                           text=True, check=True).stdout.split()
+    unknown = sorted(set(every) - {p for g in groups.values() for p in g})
     # A group is here when all its packages are: then all its programs
     # must be too.
     here = {g for g, pkgs in groups.items()
@@ -512,6 +518,10 @@ def main():
     results = [r[1:] for r in sorted(results)]
 
 
+    results.append((not unknown, "deps.sh has no group unknown here" +
+                    (": %s belong to none of %s" % (" ".join(unknown),
+                                                     " ".join(GROUPS))
+                     if unknown else "")))
     print("1..%d" % (len(results) + 1))
     n = 0
     for ok, text in results:
