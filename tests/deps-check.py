@@ -37,16 +37,19 @@ import subprocess
 import sys
 
 # Programs kbuild (Linux 6.12, tests/kernel/config) runs for build-kernel.sh
-# and for run.sh's headers_install and kselftest build: taken from
-# `strace -f -e trace=execve` of those steps on a fresh cache, less the
-# compiler's own helpers (cc1, as, ld, collect2: gcc's dependencies) and
-# the programs the kernel tree builds itself.
+# (a bzImage from a fresh cache) and for run.sh's headers_install and
+# kselftest build: taken from `strace -f -e trace=execve` of those steps,
+# the calls that succeeded, less the compiler's own helpers (cc1,
+# collect2), the programs the tree builds for itself (fixdep, objtool,
+# ...) and optional probes whose failure changes nothing (git for the
+# version suffix, rustc, python3 -c "import lxml").  rsync is
+# headers_install's.
 KBUILD_TOOLS = """
-    gcc ld as ar nm objcopy objdump readelf strip
-    make sh bash awk sed grep cat cmp cp mv rm mkdir ln touch date
-    dirname basename expr head tail tr sort uniq wc cut xargs find
-    uname whoami hostname perl python3 bc flex bison pkg-config
-    gzip xz cpio tar rsync patch sha256sum
+    ar as awk basename bash bc bison cat cmp cp cut date diff dirname env
+    expr find flex flock gcc getconf grep gzip head install ld ln ls m4 make
+    mkdir mktemp mv nm objcopy patch pkg-config readelf readlink rm rmdir
+    rsync sed sh sha1sum sha256sum sort stat tar touch tr uname uniq wc
+    xargs xz
 """.split()
 
 # The deps.sh groups, and which one installs what each file's commands
@@ -516,8 +519,6 @@ def main():
             continue
         results.append((name, True, "%s: %s" % (name, why)))
     results = [r[1:] for r in sorted(results)]
-
-
     results.append((not unknown, "deps.sh has no group unknown here" +
                     (": %s belong to none of %s" % (" ".join(unknown),
                                                      " ".join(GROUPS))
