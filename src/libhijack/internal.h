@@ -91,6 +91,8 @@ int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 			   struct hijack_plan *p, struct hijack_diag *d);
 int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
 			 struct hijack_diag *d);
+int hj_seccomp_plan_stream(FILE *f, const char *name, struct hijack_plan *p,
+			   struct hijack_diag *d);
 int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d);
 
 /* lsm.c */
