@@ -10,7 +10,7 @@ build="autoconf automake libtool pkg-config gcc make libc6-dev
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
 	zsh groff-base mandoc ministat"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
-	xz-utils cpio python3-ply"
+	xz-utils cpio python3-ply gcc-aarch64-linux-gnu"
 
 [ $# -gt 0 ] || set -- build test
 want=""
