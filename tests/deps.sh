@@ -15,7 +15,7 @@ test="busybox-static lxc runc util-linux procps python3 bash bash-completion
 	zsh groff-base mandoc ministat shfmt docker.io containerd podman uidmap
 	keyutils strace iproute2"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
-	xz-utils cpio python3-ply patch rsync"
+	xz-utils cpio python3-ply patch rsync gcc-aarch64-linux-gnu"
 fuzz="clang libclang-rt-14-dev"
 fresh="debootstrap git"
 # --- packaging (tests/pkg/) ---
