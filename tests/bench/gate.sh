@@ -427,6 +427,28 @@ judge() {
 	return $rc
 }
 
+# How many warm-up batches forkbench discarded (beyond calibration) in the
+# boots judged: the warm-up goes on until two batches agree, so a workload
+# disturbed by what ran before shows here (tests/bench/README.md).
+warmup_summary() {
+	local i files=()
+	for ((i = 1; i <= $1; i++)); do
+		files+=("$out/A/boot$i.json" "$out/B/boot$i.json")
+	done
+	awk '
+	/"name": /   { name = $2; gsub(/[",]/, "", name) }
+	/"warmup": / { w = $2 + 0; runs++; hist[w]++
+		       if (w > max) { max = w; where = name " in " FILENAME } }
+	/"settled": false/ { unsettled++ }
+	END {
+		if (!runs) { print "warm-up: not reported (an older forkbench)"; exit }
+		line = "warm-up: batches discarded per workload run:"
+		for (w = 0; w <= max; w++)
+			if (hist[w]) line = line " " w "x" hist[w]
+		print line " (" runs " runs); most: " max " (" where "); not settled: " unsettled + 0
+	}' "${files[@]}"
+}
+
 IFS=, read -r -a schedule <<<"$looks"
 nr_looks=${#schedule[@]}
 for t in "${schedule[@]}"; do
@@ -537,6 +559,7 @@ for ((look = 1; look <= nr_looks; look++)); do
 	echo "gate: look $look of $nr_looks after $done_pairs pairs" >&2
 	rc=0
 	judge "$look" "$nr_looks" "$done_pairs" || rc=$?
+	warmup_summary "$done_pairs" | tee "$out/warmup.txt"
 	[ "$rc" -eq 4 ] || break
 	# More boots only while a primary workload is undecided: a noisy
 	# secondary one alone is reported INCONCLUSIVE, not chased.
