@@ -449,6 +449,20 @@ warmup_summary() {
 	}' "${files[@]}"
 }
 
+# The guest time of the boots judged, from run-bench's last line: on the
+# instruction clock it is their instruction count, the part of the gate's
+# cost that no host load changes (wall time = this / the emulator's speed).
+guest_time() {
+	local i logs=()
+	for ((i = 1; i <= $1; i++)); do
+		logs+=("$out/logs/A-boot$i.log" "$out/logs/B-boot$i.log")
+	done
+	cat "${logs[@]}" 2>/dev/null | tr -d '\r' | awk -v wall="$(( $(date +%s) - start ))" '
+	/^# guest uptime: / { t += $4; n++ }
+	END { if (n) printf "gate: %d boots, %.1f s of guest time (%s clock), %d s of wall time so far\n",
+			    n, t, "'"$clock"'", wall }' >&2
+}
+
 IFS=, read -r -a schedule <<<"$looks"
 nr_looks=${#schedule[@]}
 for t in "${schedule[@]}"; do
@@ -532,6 +546,7 @@ if [ "$mode" = judge ]; then
 	done
 fi
 
+start=$(date +%s)
 done_pairs=0
 rc=2
 for ((look = 1; look <= nr_looks; look++)); do
@@ -560,6 +575,7 @@ for ((look = 1; look <= nr_looks; look++)); do
 	rc=0
 	judge "$look" "$nr_looks" "$done_pairs" || rc=$?
 	warmup_summary "$done_pairs" | tee "$out/warmup.txt"
+	guest_time "$done_pairs"
 	[ "$rc" -eq 4 ] || break
 	# More boots only while a primary workload is undecided: a noisy
 	# secondary one alone is reported INCONCLUSIVE, not chased.

@@ -206,6 +206,9 @@ print("exec first: %.1f ns/op, %d warm-up batches %s" %
 print("exec after spawn-big: %.1f ns/op, %d warm-up batches %s" %
       (m2, after["warmup"], after["warmup_ns_per_op"]))
 print("recorded means differ by %.3f%%" % (100 * (m2 / m1 - 1)))
+worst = max(after["warmup_ns_per_op"]) / m1 - 1
+print("the slowest discarded batch after spawn-big: %+.1f%% (%s)" %
+      (100 * worst, "absorbed" if worst > 0.05 else "no disturbance in this boot"))
 assert after["settled"], "the warm-up after spawn-big did not settle"
 assert abs(m2 / m1 - 1) < 0.005, "exec after spawn-big is off by more than 0.5%"
 EOF
