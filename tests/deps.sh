@@ -8,7 +8,8 @@ set -eu
 build="autoconf automake libtool pkg-config gcc make libc6-dev
 	libcap-dev libseccomp-dev libmount-dev check libsubunit-dev libgsl-dev"
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
-	zsh groff-base mandoc ministat"
+	zsh groff-base mandoc ministat
+	parallel openssh-server openssh-client rsync"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 	xz-utils cpio python3-ply"
 
