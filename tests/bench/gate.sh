@@ -534,6 +534,15 @@ if [ "$mode" = judge ]; then
 			*/B/*) to=$out/B/${f##*/} ;;
 			*) to=$out/logs/${f##*/} ;;
 			esac
+			# a boot's file must say it is that boot of that kernel
+			case $f in
+			*/A/boot*.json | */B/boot*.json)
+				k=${f##*/boot} k=${k%.json} side=${f%/boot*} want=baseline
+				[ "${side##*/}" = A ] || want=candidate
+				grep -q "\"boot\": \"$k\"" "$f" && grep -q "\"kernel\": \"$want\"" "$f" ||
+					die "--judge: $f is not boot $k of the $want (its tags say otherwise)"
+				;;
+			esac
 			[ "$(realpath "$f")" != "$(realpath -m "$to")" ] || continue
 			if [ -e "$to" ]; then
 				case $f in

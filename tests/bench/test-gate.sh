@@ -172,6 +172,14 @@ sed 's/^seed=.*/seed=8/' "$tmp/j1/gate.conf" >"$tmp/other/gate.conf"
 check "--judge refuses boots of another seed" 2 gate -n 1 -o "$run" --judge \
 	"$tmp/j1" "$tmp/other"
 grep -q 'different settings' "$tmp/err" && ok "and says so" || not_ok "and says so"
+# nor a boot filed under the wrong kernel
+mkdir -p "$tmp/swapped/A"
+cp "$tmp/j1/gate.conf" "$tmp/swapped/"
+cp "$tmp/j1/B/boot1.json" "$tmp/swapped/A/boot1.json"
+check "--judge refuses the candidate's boot filed as the baseline's" 2 \
+	gate -n 1 -o "$run" --judge "$tmp/swapped"
+grep -q 'is not boot 1 of the baseline' "$tmp/err" && ok "and says so" ||
+	not_ok "and says so"
 
 # 5. The warm-up: exec, spawn-big, exec in one boot, as listed.  spawn-big's
 # freed 256 MiB made exec's first batches 30-45% slow (tests/bench/README.md);
