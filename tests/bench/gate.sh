@@ -274,7 +274,7 @@ real | emulator)
 esac
 : "${margin2:=$(echo "2 * $margin" | bc -l)}"
 
-mkdir -p "$out/A" "$out/B" "$out/logs"
+[ "$mode" = judge ] || mkdir -p "$out/A" "$out/B" "$out/logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -524,8 +524,10 @@ if [ "$mode" = judge ]; then
 	if [ -e "$out/gate.conf" ] && ! cmp -s "$first/gate.conf" "$out/gate.conf"; then
 		die "--judge: $out holds boots of other settings (gate.conf differs from $first's)"
 	fi
-	cp "$first/gate.conf" "$tmp/gate.conf"
-	cp "$tmp/gate.conf" "$out/gate.conf"
+	# Check every file first, copy after: a refused merge leaves -o DIR
+	# as it was.
+	copies=()
+	declare -A from=()
 	for d in "$@"; do
 		for f in "$d"/A/boot*.json "$d"/B/boot*.json "$d"/logs/*; do
 			[ -f "$f" ] || continue
@@ -544,14 +546,23 @@ if [ "$mode" = judge ]; then
 				;;
 			esac
 			[ "$(realpath "$f")" != "$(realpath -m "$to")" ] || continue
-			if [ -e "$to" ]; then
+			# the same boot twice must be the same bytes
+			other=${from[$to]-}
+			[ -n "$other" ] || { [ ! -e "$to" ] || other=$to; }
+			if [ -n "$other" ]; then
 				case $f in
-				*.json) cmp -s "$f" "$to" || die "--judge: $f differs from the same boot in $to" ;;
+				*.json) cmp -s "$f" "$other" || die "--judge: $f differs from the same boot in $other" ;;
 				esac
 				continue
 			fi
-			cp "$f" "$to"
+			from[$to]=$f
+			copies+=("$f" "$to")
 		done
+	done
+	mkdir -p "$out/A" "$out/B" "$out/logs"
+	cp "$first/gate.conf" "$out/gate.conf"
+	for ((i = 0; i < ${#copies[@]}; i += 2)); do
+		cp "${copies[i]}" "${copies[i + 1]}"
 	done
 fi
 
