@@ -25,8 +25,8 @@ _pyroot_libs() {
 _pyroot_python() {
 	_py=$(readlink -f /usr/bin/python3) || return 1
 	_ver=$(basename "$_py")
-	mkdir -p "$1/usr/bin" "$1/usr/lib" "$1/tmp" "$1/proc" "$1/sys" "$1/dev" "$1/etc" || return 1
-	chmod 1777 "$1/tmp"
+	mkdir -p "$1/usr/bin" "$1/usr/lib" "$1/tmp" "$1/var/tmp" "$1/proc" "$1/sys" "$1/dev" "$1/etc" || return 1
+	chmod 1777 "$1/tmp" "$1/var/tmp"
 	cp "$_py" "$1/usr/bin/$_ver" || return 1
 	ln -sf "$_ver" "$1/usr/bin/python3"
 	tar -C /usr/lib --exclude="$_ver/test" --exclude="$_ver/idlelib" \
@@ -80,15 +80,15 @@ pyroot_bare() {
 }
 
 # pyrunc_up NAME DIR ROOT ARG...: a runc container named NAME, its bundle
-# in DIR, on ROOT read-only (many containers share one root) with a fresh
-# tmpfs on /tmp, running ARG...; sets CT_PID.  Removed with runc_down.
+# in DIR, on ROOT read-only (many containers share one root) with fresh
+# tmpfs on /tmp, /var/tmp and /root, running ARG...; sets CT_PID.  Removed with runc_down.
 pyrunc_up() {
-	_n=$1 _d=$2 _root=$(readlink -f "$3")
+	_pr_n=$1 _pr_d=$2 _pr_root=$(readlink -f "$3")
 	shift 3
-	rm -rf "$_d"
-	mkdir -p "$_d" || return 1
-	(cd "$_d" && runc spec) || return 1
-	python3 - "$_d/config.json" "$_root" "$_n" "$@" <<'PY' || return 1
+	rm -rf "$_pr_d"
+	mkdir -p "$_pr_d" || return 1
+	(cd "$_pr_d" && runc spec) || return 1
+	python3 - "$_pr_d/config.json" "$_pr_root" "$_pr_n" "$@" <<'PY' || return 1
 import json, sys
 path, root, name, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 with open(path) as f:
@@ -100,13 +100,15 @@ spec["process"]["args"] = args
 spec["process"]["env"] = ["PATH=/usr/bin:/bin", "HOME=/root"]
 spec["mounts"].append({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
                        "options": ["nosuid", "nodev", "mode=1777", "size=65536k"]})
+spec["mounts"].append({"destination": "/var/tmp", "type": "tmpfs", "source": "tmpfs",
+                       "options": ["nosuid", "nodev", "mode=1777", "size=65536k"]})
 spec["mounts"].append({"destination": "/root", "type": "tmpfs", "source": "tmpfs",
                        "options": ["nosuid", "nodev", "mode=700", "size=65536k"]})
 with open(path, "w") as f:
     json.dump(spec, f)
 PY
-	(cd "$_d" && runc run -d "$_n" >/dev/null 2>&1 </dev/null) || return 1
-	CT_PID=$(runc state "$_n" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
+	(cd "$_pr_d" && runc run -d "$_pr_n" >/dev/null 2>&1 </dev/null) || return 1
+	CT_PID=$(runc state "$_pr_n" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
 	[ -n "$CT_PID" ] && [ "$CT_PID" -gt 0 ]
 }
 
