@@ -22,6 +22,8 @@ struct cli_args {
 	enum cli_action action;
 	const char *target;	/* "[ENGINE:]NAME", or NULL with --pid */
 	bool json;		/* --list --json */
+	bool copy;		/* --read-file or --write-file: file holds it */
+	struct hijack_file file;
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;

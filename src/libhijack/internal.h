@@ -69,6 +69,7 @@ void hj_caps_plan(const struct hijack_caps *target, bool root, bool nnp,
 		  struct hijack_caps *ret, char *note, size_t size);
 int hj_caps_apply_iab(const struct hijack_caps *want, struct hijack_diag *d);
 int hj_caps_apply_final(const struct hijack_caps *want, struct hijack_diag *d);
+int hj_caps_as_after_exec(struct hijack_diag *d);
 
 /* cgroup.c */
 void hj_cgroups_free(struct hijack_cgroup *cg, size_t n);
@@ -140,6 +141,14 @@ void hj_pty_finish(struct hj_pty *pty);
 #define HIJACK_TAKE_CRED 0x8u
 
 int hj_syscall_flags(const struct hijack_plan *plan);
+
+/* spawn.c: hijack_run(), or with @file, the copy of files.c instead of exec */
+int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
+	     char *const argv[], const struct hijack_file *file,
+	     struct hijack_result *ret, struct hijack_diag *d);
+
+/* files.c: in the confined child, in place of exec */
+int hj_file_child(const struct hijack_file *f, struct hijack_diag *d);
 
 /*
  * container.c and engine-*.c: naming containers.  Each engine is one file

@@ -31,6 +31,11 @@
  * The status pipe is O_CLOEXEC: it reads EOF once every process holding
  * its write end has exec'd or exited; a message before EOF is a failure
  * report, sent as one write() below PIPE_BUF, so it arrives whole.
+ *
+ * hijack_file_copy() runs the same way, but the confined child copies a
+ * file (files.c) instead of exec'ing: it says MSG_STARTED where the exec
+ * would have closed the pipe, and a failure of the copy comes after it,
+ * read once the child has ended.
  */
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -56,6 +61,7 @@ static const int forwarded_signals[] = {
 enum msg_kind {
 	MSG_DIAG = 1,
 	MSG_PID,
+	MSG_STARTED,	/* a file copy begins: as good as an exec */
 };
 
 struct msg {
@@ -68,6 +74,7 @@ struct spawn {
 	const struct hijack_target *t;
 	const struct hijack_plan *p;
 	char *const *argv;
+	const struct hijack_file *file;	/* copy this instead of exec */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
 	int nsfds[_HIJACK_NS_MAX];
@@ -262,6 +269,62 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	return 0;
 }
 
+/* Exit status of a copy that failed on the file: as cat(1)'s. */
+#define FILE_FAILED 1
+
+/*
+ * Close every fd but 0-2, the status pipe and the copy's own: an exec
+ * would have closed them (they are close-on-exec since the fd barrier),
+ * and some are the host's (/proc/PID, cgroup files, namespaces).
+ */
+static int close_span(int first, int last)
+{
+	return first > last ? 0 : close_range((unsigned int)first,
+					      (unsigned int)last, 0);
+}
+
+static void close_all_but(int keep1, int keep2)
+{
+	int lo = keep1 < keep2 ? keep1 : keep2;
+	int hi = keep1 < keep2 ? keep2 : keep1;
+	long fd, max;
+
+	if (close_span(3, lo - 1) == 0 && close_span(lo + 1, hi - 1) == 0 &&
+	    close_range((unsigned int)hi + 1, ~0U, 0) == 0)
+		return;
+	/* A filter may refuse close_range(2); close(2) it cannot. */
+	max = sysconf(_SC_OPEN_MAX);
+	for (fd = 3; fd < max; fd++)
+		if (fd != keep1 && fd != keep2)
+			(void)close((int)fd);
+}
+
+/*
+ * The copy, in place of the exec: first become what the exec would have
+ * made of us.  Its fds are closed, its capabilities transformed as
+ * execve() would (caps.c), and it is made non-dumpable: its memory is
+ * hijack's, the host's, and must not be read or traced from the container.
+ */
+static _Noreturn void child_file(struct spawn *s)
+{
+	struct msg m = { .kind = MSG_STARTED };
+	struct hijack_diag d = { 0 };
+	int keep = s->file->fd > 2 ? s->file->fd : s->status_w;
+
+	close_all_but(s->status_w, keep);
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		(void)hj_diag_set(&d, HIJACK_STEP_FDS, errno, "PR_SET_DUMPABLE");
+		child_fail(s, &d, 125);
+	}
+	if (hj_caps_as_after_exec(&d) < 0)
+		child_fail(s, &d, 125);
+	send_msg(s->status_w, &m);
+	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	if (hj_file_child(s->file, &d) < 0)
+		child_fail(s, &d, FILE_FAILED);
+	_exit(0);
+}
+
 static _Noreturn void child_exec(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
@@ -269,6 +332,8 @@ static _Noreturn void child_exec(struct spawn *s)
 
 	if (child_dirs(s, &d) < 0 || child_confine(s, &d) < 0)
 		child_fail(s, &d, 125);
+	if (s->file)
+		child_file(s);
 
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	/* Set first: execvp() searches the PATH of the new environment. */
@@ -427,6 +492,8 @@ static int read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
 					   "short status message");
 		if (m.kind == MSG_PID) {
 			*ret_pid = m.pid;
+		} else if (m.kind == MSG_STARTED) {
+			return r;
 		} else if (r == 0) {
 			if (d)
 				*d = m.diag;
@@ -699,12 +766,12 @@ started:
 	return cmd;
 }
 
-HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
-			     const struct hijack_plan *p, char *const argv[],
-			     struct hijack_result *ret, struct hijack_diag *d)
+int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
+	     char *const argv[], const struct hijack_file *file,
+	     struct hijack_result *ret, struct hijack_diag *d)
 {
 	struct spawn s = {
-		.t = t, .p = p, .argv = argv, .method = p->method,
+		.t = t, .p = p, .argv = argv, .file = file, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .cg2fd = -EBADF, .lsmfd = -EBADF,
 	};
@@ -719,7 +786,7 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 		s.nsfds[i] = -EBADF;
 	hj_pty_init(&pty);
 	s.pty = &pty;
-	if (!argv || !argv[0])
+	if (!file && (!argv || !argv[0]))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "no command");
 
@@ -735,7 +802,8 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	}
 	status_r = fds[0];
 	s.status_w = fds[1];
-	r = hj_pty_prepare(&pty, p, d);
+	/* A copy's bytes go to the caller's fds as they are. */
+	r = file ? 0 : hj_pty_prepare(&pty, p, d);
 	if (r < 0)
 		goto out;
 	/* The command inherits the target's OOM score from us (limits.c). */
@@ -765,6 +833,9 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 		} else {
 			r = wait_forwarding(cmd, &set, &pty, &status, d);
 		}
+		/* What the copy said after MSG_STARTED, if it failed. */
+		if (r == 0 && file)
+			r = read_status(status_r, &cmd, d);
 		if (r == 0 && ret) {
 			ret->status = status;
 			ret->pid = cmd;
@@ -778,4 +849,11 @@ out:
 	hj_pty_finish(&pty);
 	spawn_close(&s);
 	return r < 0 ? r : 0;
+}
+
+HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
+			     const struct hijack_plan *p, char *const argv[],
+			     struct hijack_result *ret, struct hijack_diag *d)
+{
+	return hj_spawn(t, p, argv, NULL, ret, d);
 }

@@ -6,7 +6,7 @@
 # `ansible` package), in FANOUT_ROUNDS (5) interleaved rounds, the order
 # swapped every round.  Every run must succeed in every container.  Prints
 # each run's time and, per plugin, the median and the range.  Needs root;
-# run by `make bench-ansible` (HIJACK, TESTDIR set), and by 15-ansible.t
+# run by `make bench-ansible` (HIJACK, TESTDIR set), and by 16-ansible.t
 # with one round.  Both plugins run as they ship: nsenter's does not
 # pipeline, so it copies each module into the container first.
 : "${HIJACK:?HIJACK must name the hijack binary}"

@@ -249,3 +249,36 @@ runc_start() {
 	CT_PID=$(runc state "$1" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
 	[ -n "$CT_PID" ] && [ "$CT_PID" -gt 0 ]
 }
+
+# --- a distroless container ----------------------------------------------------
+#   distroless_up NAME DIR BIN   a runc container whose rootfs holds BIN (a
+#                                static program) as /app and nothing else: no
+#                                shell, no libc; writable, with a 64 KiB tmpfs
+#                                on /small; sets CT_PID
+#   distroless_down NAME DIR
+
+distroless_up() {
+	rm -rf "$2"
+	mkdir -p "$2/rootfs" || return 1
+	cp "$3" "$2/rootfs/app" || return 1
+	(cd "$2" && runc spec) || return 1
+	python3 - "$2/config.json" "$1" <<'PY' || return 1
+import json, sys
+path, name = sys.argv[1], sys.argv[2]
+c = json.load(open(path))
+c["process"]["terminal"] = False
+c["process"]["args"] = ["/app"]
+c["root"]["readonly"] = False
+c["hostname"] = name
+c["mounts"].append({"destination": "/small", "type": "tmpfs",
+                    "source": "tmpfs", "options": ["size=64k", "mode=1777"]})
+json.dump(c, open(path, "w"))
+PY
+	(cd "$2" && runc run -d "$1" >/dev/null 2>&1 </dev/null) || return 1
+	CT_PID=$(runc state "$1" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
+	[ -n "$CT_PID" ] && [ "$CT_PID" -gt 0 ]
+}
+
+distroless_down() {
+	runc_down "$@"
+}
