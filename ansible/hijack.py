@@ -238,8 +238,13 @@ class Connection(ConnectionBase):
             argv.append('--setenv=%s=%s' % (name, value))
         argv.extend(self.get_option('hijack_extra_args'))
         argv.extend(file_opts)
-        # The target is never read as an option, whatever its spelling.
-        argv.extend(['--', self._target()])
+        target = self._target()
+        # No engine names a container with a leading '-', and hijack would
+        # take it for an option (it reads options up to the first word that
+        # is not one).
+        if not target or target.startswith('-'):
+            raise AnsibleConnectionFailure('not a hijack TARGET: %r' % target)
+        argv.append(target)
         return argv
 
     def _ssh_argv(self, remote_argv):
@@ -295,7 +300,7 @@ class Connection(ConnectionBase):
             command = shlex.split(to_text(cmd))
         else:
             command = [shell, '-c', to_text(cmd)]
-        argv = self._argv(self._hijack_argv() + command)
+        argv = self._argv(self._hijack_argv() + ['--'] + command)
         display.vvv(u'EXEC %s' % argv, host=self._target())
         p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -343,8 +348,8 @@ class Connection(ConnectionBase):
             p.stdin.write(to_bytes(password or '', errors='surrogate_or_strict') + b'\n')
             p.stdin.flush()
 
-    def _transfer(self, file_opt, path, stdin, stdout, what):
-        argv = self._argv(self._hijack_argv(file_opts=[file_opt]))
+    def _transfer(self, file_opts, path, stdin, stdout, what):
+        argv = self._argv(self._hijack_argv(file_opts=file_opts))
         display.vvv(u'%s %s' % (what, argv), host=self._target())
         p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
                              stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
@@ -363,9 +368,10 @@ class Connection(ConnectionBase):
         except OSError as e:
             raise AnsibleFileNotFound('file or module does not exist: %s: %s' % (in_path, e))
         with src:
-            # Ansible makes its files private and changes the mode later.
-            self._transfer('--write-file=%s' % out_path, out_path,
-                           src, subprocess.DEVNULL, 'PUT')
+            # Private, as Ansible's own transfers are (modules, sources that
+            # may hold secrets); the module that uses it sets the final mode.
+            self._transfer(['--write-file=%s' % out_path, '--mode=0600'],
+                           out_path, src, subprocess.DEVNULL, 'PUT')
 
     def fetch_file(self, in_path, out_path):
         super(Connection, self).fetch_file(in_path, out_path)
@@ -373,7 +379,7 @@ class Connection(ConnectionBase):
         tmp = out_path + '.hijack-part'
         try:
             with open(to_bytes(tmp, errors='surrogate_or_strict'), 'wb') as dst:
-                self._transfer('--read-file=%s' % in_path, in_path,
+                self._transfer(['--read-file=%s' % in_path], in_path,
                                subprocess.DEVNULL, dst, 'FETCH')
             os.rename(tmp, out_path)
         finally:

@@ -42,8 +42,9 @@ _pyroot_python() {
 	[ -e "$1/usr/lib/x86_64-linux-gnu" ] || [ ! -d "$1/lib/x86_64-linux-gnu" ] ||
 		ln -s ../../lib/x86_64-linux-gnu "$1/usr/lib/x86_64-linux-gnu"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$1/etc/passwd"
+	echo "app:x:1000:1000:app:/tmp:/bin/sh" >>"$1/etc/passwd"
 	echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/false" >>"$1/etc/passwd"
-	printf 'root:x:0:\nnogroup:x:65534:\n' >"$1/etc/group"
+	printf 'root:x:0:\napp:x:1000:\nnogroup:x:65534:\n' >"$1/etc/group"
 	mkdir -p "$1/root"
 }
 
@@ -51,7 +52,8 @@ _pyroot_python() {
 # first when missing; prints its path.
 _pyroot_cached() {
 	_key=$(dpkg-query -W -f '${Version}' "$(readlink /usr/bin/python3)-minimal" 2>/dev/null)
-	_dir="$HIJACK_PYROOT_CACHE/$1-${_key:-unknown}"
+	# v2: the layout of the root; bump it when _pyroot_python changes.
+	_dir="$HIJACK_PYROOT_CACHE/$1-v2-${_key:-unknown}"
 	if [ ! -e "$_dir/.complete" ]; then
 		rm -rf "$_dir.new"
 		mkdir -p "$_dir.new" || return 1
@@ -113,13 +115,13 @@ PY
 }
 
 # pylxc_up NAME ROOT: an LXC container (busybox template) with ROOT's
-# Python copied in; sets CT_PID.  Removed with lxc_down.
+# Python and users copied in; sets CT_PID.  Removed with lxc_down.
 pylxc_up() {
 	lxc-destroy -f -n "$1" >/dev/null 2>&1
 	lxc-create -n "$1" -t busybox >/dev/null 2>&1 || return 1
 	sed -i '/^lxc\.net\./d' "/var/lib/lxc/$1/config"
 	echo "lxc.net.0.type = empty" >>"/var/lib/lxc/$1/config"
-	tar -C "$(readlink -f "$2")" -cf - usr lib lib64 |
+	tar -C "$(readlink -f "$2")" -cf - usr lib lib64 etc/passwd etc/group var/tmp |
 		tar -C "/var/lib/lxc/$1/rootfs" --keep-directory-symlink -xf - || return 1
 	lxc_start "$1"
 }
