@@ -210,6 +210,12 @@ _PASSED_ON = (
 # hijack's own failure (see hijack(1), EXIT STATUS).
 _HIJACK_FAILED = 125
 
+# What OpenSSH's client says when it, not the command, failed (with 255).
+_SSH_FAILURES = ('Host key verification failed.',)
+_SSH_FAILURE_PREFIXES = ('Permission denied (', 'kex_exchange_identification:',
+                         'Connection closed by ', 'Connection timed out',
+                         'Control socket connect(')
+
 
 class Connection(ConnectionBase):
     transport = 'hijack'
@@ -287,11 +293,15 @@ class Connection(ConnectionBase):
             raise AnsibleConnectionFailure('%s: %s' % (self._target(), lines[-1]))
 
     def _ssh_failed(self, rc, stderr):
-        # ssh's own failure (host unreachable, login refused) is 255.
-        if self.get_option('hijack_host') and rc == 255:
+        '''ssh's own failure (no answer, login refused) is 255, as a
+        command's own 255 is: ssh's is the one it explains on stderr.'''
+        if not self.get_option('hijack_host') or rc != 255:
+            return
+        err = to_text(stderr, errors='surrogate_or_replace').strip()
+        if any(l.startswith('ssh:') or l in _SSH_FAILURES or l.startswith(_SSH_FAILURE_PREFIXES)
+               for l in err.splitlines()):
             raise AnsibleConnectionFailure('%s: ssh to %s: %s' % (
-                self._target(), self.get_option('hijack_host'),
-                to_text(stderr, errors='surrogate_or_replace').strip()))
+                self._target(), self.get_option('hijack_host'), err))
 
     def exec_command(self, cmd, in_data=None, sudoable=True):
         super(Connection, self).exec_command(cmd, in_data=in_data, sudoable=sudoable)

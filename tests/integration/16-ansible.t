@@ -17,13 +17,13 @@ skip_unless_root
 trap '' PIPE
 
 for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker \
-	containerd ssh ssh-keygen busybox python3 make; do
+	containerd ssh ssh-keygen busybox python3; do
 	command -v "$tool" >/dev/null ||
 		{ echo "Bail out! $tool is missing: run tests/deps.sh test"; exit 1; }
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 99
+plan 100
 
 tmp=$(tmpdir)
 n=hja$$
@@ -59,11 +59,18 @@ mkdir -p "$HOME"
 A=/usr/bin
 
 # --- the plugin as installed ---------------------------------------------
-make -s -C "$top_builddir" DESTDIR="$tmp/inst" install-dist_ansibleconnectionDATA \
-	install-dist_ansiblecollectionDATA install-dist_ansiblecollectionmetaDATA \
-	install-ansiblecollectionpluginDATA >/dev/null || bail "make install of the plugin"
-plugdir=$(dirname "$(find "$tmp/inst" -path '*/plugins/connection/hijack.py' ! -path '*/collections/*')")
-colldir=$(find "$tmp/inst" -type d -name collections -path '*/ansible/collections')
+# By make's install targets from the build tree; as an autopkgtest (no
+# build tree), the package's.
+if [ -n "${top_builddir:-}" ]; then
+	make -s -C "$top_builddir" DESTDIR="$tmp/inst" install-dist_ansibleconnectionDATA \
+		install-dist_ansiblecollectionDATA install-dist_ansiblecollectionmetaDATA \
+		install-ansiblecollectionpluginDATA >/dev/null || bail "make install of the plugin"
+	plugdir=$(dirname "$(find "$tmp/inst" -path '*/plugins/connection/hijack.py' ! -path '*/collections/*')")
+	colldir=$(find "$tmp/inst" -type d -name collections -path '*/ansible/collections')
+else
+	plugdir=/usr/share/ansible/plugins/connection
+	colldir=/usr/share/ansible/collections
+fi
 export ANSIBLE_CONNECTION_PLUGINS="$plugdir" ANSIBLE_COLLECTIONS_PATH="$colldir"
 is "$(test -f "$plugdir/hijack.py" && echo yes)" yes "make install puts the plugin under DATADIR/ansible/plugins/connection"
 is "$(test -f "$colldir/ansible_collections/hijack/containers/plugins/connection/hijack.py" && echo yes)" yes \
@@ -276,6 +283,8 @@ like "$out" "*UNREACHABLE*hijack: target: no running container 'nosuch$$' (searc
 	"ssh: an unknown container is unreachable with hijack's message from the remote host"
 out=$("$A/ansible" -i "$tmp/ssh.ini" -e hijack_ssh_port=1 lxc -m raw -a true 2>&1)
 like "$out" "*UNREACHABLE*ssh to $ssh_addr*" "ssh: a host that does not answer is unreachable, naming it"
+out=$("$A/ansible" -i "$tmp/ssh.ini" lxc -m raw -a 'exit 255' 2>&1)
+like "$out" "*lxc | FAILED | rc=255*" "ssh: a command's own 255 is its failure, not ssh's"
 
 # --- fan-out, short: 6 containers, forks=10, against nsenter --------------
 FANOUT_COUNT=6 FANOUT_ROUNDS=1 sh "$TESTDIR/../bench/ansible-fanout.sh" >"$tmp/fanout" 2>&1
