@@ -16,7 +16,7 @@ kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 # make check compares the library's ABI with abi/libhijack.abi (abidiff)
 # and checks the exported symbols (nm, from binutils).
 test="$test abigail-tools binutils"
-# --- ansible (16-ansible.t, tests/bench/ansible-fanout.sh) ---
+# --- ansible (17-ansible.t, tests/bench/ansible-fanout.sh) ---
 # Debian's Ansible (ansible-core; ansible for community.docker.nsenter,
 # the fan-out comparison), and OpenSSH for the plugin's remote hosts.
 test="$test ansible-core ansible openssh-client openssh-server"

@@ -6,7 +6,7 @@
 # `ansible` package), in FANOUT_ROUNDS (5) interleaved rounds, the order
 # swapped every round.  Every run must succeed in every container.  Prints
 # each run's time and, per plugin, the median and the range.  Needs root;
-# run by `make bench-ansible` (HIJACK, TESTDIR set), and by 16-ansible.t
+# run by `make bench-ansible` (HIJACK, TESTDIR set), and by 17-ansible.t
 # with one round.  Both plugins run as they ship: nsenter's does not
 # pipeline, so it copies each module into the container first.
 : "${HIJACK:?HIJACK must name the hijack binary}"
@@ -15,7 +15,7 @@
 . "$TESTDIR/pyroot.sh"
 count=${FANOUT_COUNT:-20}
 rounds=${FANOUT_ROUNDS:-5}
-# The tree's plugin, unless the caller names one (16-ansible.t: the installed).
+# The tree's plugin, unless the caller names one (17-ansible.t: the installed).
 plugin=${ANSIBLE_CONNECTION_PLUGINS:-$(cd "$TESTDIR/../../ansible" && pwd)}
 
 tmp=$(mktemp -d) || exit 1
