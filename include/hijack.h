@@ -645,6 +645,45 @@ int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 	       struct hijack_diag *reterr_diag);
 
 /**
+ * HIJACK_TOOLS_DIR - where hijack_run_tools() mounts the container's root
+ *	by default.
+ */
+#define HIJACK_TOOLS_DIR "/run/hijack/root"
+
+/**
+ * hijack_run_tools() - run the caller's programs in the target's
+ *	confinement, with a filesystem view made for debugging.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build(); its mount namespace, root and working
+ *	directory choices are not used.
+ * @dir: where the container's root appears: an existing absolute path, or
+ *	NULL for HIJACK_TOOLS_DIR (made on a tmpfs over /run that only the
+ *	command sees, with the caller's /run entries bound back).
+ * @argv: the command; argv[0] is searched, on the caller's filesystem, in
+ *	the PATH of the plan's environment (hijack(1) puts the caller's
+ *	PATH there).
+ * @ret: how the command ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * As hijack_run(), but the command gets a mount namespace of its own: a
+ * private copy of the caller's, with the container's mounts on @dir and a
+ * new procfs of the target's pid namespace on /proc; its working directory
+ * is the target's under @dir.  Every other part of the plan applies, and
+ * one capability more: the command also holds one the container lacks
+ * (CAP_WAKE_ALARM, else CAP_BLOCK_SUSPEND), so that the kernel's ptrace
+ * access check keeps the container's processes from its /proc entries
+ * (root, cwd, fds, memory) and from ptrace: see hijack(1), SECURITY.
+ *
+ * Return: as hijack_run(); with step HIJACK_STEP_PLAN, -EPERM for a target
+ * holding CAP_SYS_PTRACE (or both marks), -EOPNOTSUPP for the syscall
+ * method, -EINVAL for a plan keeping the caller's capabilities.
+ */
+int hijack_run_tools(const struct hijack_target *t,
+		     const struct hijack_plan *plan, const char *dir,
+		     char *const argv[], struct hijack_result *ret,
+		     struct hijack_diag *reterr_diag);
+
+/**
  * enum hijack_file_op - which way hijack_file_copy() copies.
  * @HIJACK_FILE_READ: the file inside the target to the caller's fd.
  * @HIJACK_FILE_WRITE: the caller's fd to the file inside the target,

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,10 @@ static void usage(void)
 	      "     --root WHERE       target, keep or an absolute path (default target)\n"
 	      "     --wd WHERE         target, keep or a path (default target)\n"
 	      "     --explain[=FORMAT] print what would be done (text or json); run nothing\n"
+	      "     --tools[=DIR]      run the host's programs in the container's\n"
+	      "                        confinement: / is the host's, the container's\n"
+	      "                        root is on DIR (default /run/hijack/root), /proc\n"
+	      "                        is the container's (see hijack(1), SECURITY)\n"
 	      "\n"
 	      "Files, with no program of the container's (no command then):\n"
 	      "     --read-file PATH   copy PATH inside the container to standard output\n"
@@ -119,15 +124,67 @@ static void close_stdout(void)
 	}
 }
 
+/*
+ * Write @s to @f so that nothing in it can act on a terminal: messages
+ * carry what the user typed and what was read from the container, either
+ * of which may hold an ESC sequence (recolour, retitle, or on some
+ * terminals answer back into the caller's input) or a newline that forges
+ * a second message.  C0 and C1 controls, DEL, bytes that are not valid
+ * UTF-8, and the backslash itself come out as \xHH (\\ for the
+ * backslash), so the output is unambiguous; printable UTF-8 passes as it
+ * is.  With @lines, newlines and tabs pass too (multi-line output).  The
+ * one place the CLI writes any text it did not write itself.
+ */
+static void put_escaped(FILE *f, const char *s, bool lines)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp, need, i;
+
+	while (*p) {
+		if (*p == '\\') {
+			fputs("\\\\", f);
+			p++;
+			continue;
+		}
+		if (*p >= 0x20 && *p < 0x7f) {
+			fputc(*p++, f);
+			continue;
+		}
+		if (lines && (*p == '\n' || *p == '\t')) {
+			fputc(*p++, f);
+			continue;
+		}
+		/* A UTF-8 sequence: its length from the lead byte. */
+		need = *p >= 0xf0 && *p < 0xf5 ? 3 : *p >= 0xe0 ? 2 : *p >= 0xc2 ? 1 : 0;
+		if (*p >= 0xf5)
+			need = 0;
+		cp = need == 3 ? *p & 0x07u : need == 2 ? *p & 0x0fu : *p & 0x1fu;
+		for (i = 1; need && i <= need; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				break;
+			cp = (cp << 6) | (p[i] & 0x3fu);
+		}
+		/* Valid, shortest form, no surrogate, and not a C1 control. */
+		if (need && i > need && cp >= 0xa0 &&
+		    !(need == 2 && cp < 0x800) && !(need == 3 && cp < 0x10000) &&
+		    !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff) {
+			fwrite(p, 1, need + 1, f);
+			p += need + 1;
+			continue;
+		}
+		fprintf(f, "\\x%02x", *p++);
+	}
+}
+
 static _Noreturn void fail(const struct hijack_diag *d, int code)
 {
+	fprintf(stderr, "hijack: %s: ", hijack_step_name(d->step));
+	put_escaped(stderr, d->detail, false);
 	/* The list of candidates is the message; ENOTUNIQ's text is not. */
 	if (d->err == ENOTUNIQ)
-		fprintf(stderr, "hijack: %s: %s\n", hijack_step_name(d->step),
-			d->detail);
+		fputc('\n', stderr);
 	else
-		fprintf(stderr, "hijack: %s: %s: %s\n",
-			hijack_step_name(d->step), d->detail, strerror(d->err));
+		fprintf(stderr, ": %s\n", strerror(d->err));
 	exit(code);
 }
 
@@ -185,6 +242,31 @@ oom:
 	exit(EXIT_HIJACK_FAILED);
 }
 
+/*
+ * The text plan quotes the container's cgroup paths, LSM label and more:
+ * it goes through put_escaped() too.  JSON escapes by itself (explain.c).
+ */
+static int print_plan(const struct hijack_plan *plan, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	if (json)
+		return hijack_plan_print(plan, true, stdout);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -errno;
+	r = hijack_plan_print(plan, false, mem);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -errno;
+	if (r >= 0)
+		put_escaped(stdout, buf, true);
+	free(buf);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_args a = { .opts = HIJACK_OPTS_INIT };
@@ -199,8 +281,9 @@ int main(int argc, char **argv)
 
 	(void)atexit(close_stdout);
 	if (cli_parse(argc, argv, &a, err, sizeof(err)) < 0) {
-		fprintf(stderr, "hijack: %s\nTry 'hijack --help' for more information.\n",
-			err);
+		fputs("hijack: ", stderr);
+		put_escaped(stderr, err, false);
+		fputs("\nTry 'hijack --help' for more information.\n", stderr);
 		return EXIT_HIJACK_FAILED;
 	}
 	if (a.action == CLI_HELP) {
@@ -229,8 +312,7 @@ int main(int argc, char **argv)
 		plan.container = &ct;
 
 	if (a.action == CLI_EXPLAIN_TEXT || a.action == CLI_EXPLAIN_JSON) {
-		r = hijack_plan_print(&plan, a.action == CLI_EXPLAIN_JSON,
-				      stdout);
+		r = print_plan(&plan, a.action == CLI_EXPLAIN_JSON);
 		hijack_plan_clear(&plan);
 		hijack_target_free(t);
 		cli_free(&a);
@@ -239,6 +321,8 @@ int main(int argc, char **argv)
 
 	if (a.copy)
 		r = hijack_file_copy(t, &plan, &a.file, &res, &d);
+	else if (a.tools)
+		r = hijack_run_tools(t, &plan, a.tools_dir, a.argv, &res, &d);
 	else
 		r = hijack_run(t, &plan, a.argv, &res, &d);
 	hijack_plan_clear(&plan);

@@ -37,6 +37,7 @@ enum {
 	OPT_READ_FILE,
 	OPT_WRITE_FILE,
 	OPT_MODE,
+	OPT_TOOLS,
 };
 
 static const struct option longopts[] = {
@@ -74,6 +75,7 @@ static const struct option longopts[] = {
 	{ "read-file",  required_argument, NULL, OPT_READ_FILE },
 	{ "write-file", required_argument, NULL, OPT_WRITE_FILE },
 	{ "mode",    required_argument, NULL, OPT_MODE },
+	{ "tools",   optional_argument, NULL, OPT_TOOLS },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -178,8 +180,21 @@ static int add_setenv(struct cli_args *a, const char *kv, char *err,
 	return 0;
 }
 
+static bool has_setenv(const struct cli_args *a, const char *name)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; i < a->nsetenv; i++)
+		if (strncmp(a->setenv[i], name, len) == 0 &&
+		    a->setenv[i][len] == '=')
+			return true;
+	return false;
+}
+
 void cli_free(struct cli_args *a)
 {
+	free(a->path_env);
+	a->path_env = NULL;
 	free(a->setenv);
 	a->setenv = NULL;
 	a->nsetenv = 0;
@@ -241,6 +256,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	a->action = CLI_RUN;
 	a->target = NULL;
 	a->copy = false;
+	a->tools = false;
+	a->tools_dir = NULL;
 	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
 parse:
 	/* "+": stop at the command, whose options are its own. */
@@ -363,6 +380,13 @@ parse:
 		case OPT_WRITE_FILE:
 			r = set_file(a, HIJACK_FILE_WRITE, optarg, err, errlen);
 			break;
+		case OPT_TOOLS:
+			if (optarg && optarg[0] != '/')
+				return fail("invalid --tools '%s': an absolute directory",
+					    optarg);
+			a->tools = true;
+			a->tools_dir = optarg;
+			break;
 		case OPT_MODE:
 			r = parse_mode(optarg, &mode, err, errlen);
 			have_mode = true;
@@ -426,6 +450,23 @@ parse:
 		return fail("--ns and --no-ns leave no namespace to enter");
 	if (o->creds == HIJACK_KEEP && (o->user || o->group))
 		return fail("--preserve-credentials cannot be combined with --user or --group");
+	if (a->tools && a->copy)
+		return fail("--tools runs a command; --read-file and --write-file need none");
+	if (a->tools && o->root_mode != HIJACK_DIR_TARGET)
+		return fail("--tools makes its own root: no --root");
+	/*
+	 * The host's programs are searched in the caller's PATH; an explicit
+	 * --setenv PATH=... still wins, as it comes first.
+	 */
+	if (a->tools && getenv("PATH") && !has_setenv(a, "PATH")) {
+		if (asprintf(&a->path_env, "PATH=%s", getenv("PATH")) < 0) {
+			a->path_env = NULL;
+			return fail("out of memory");
+		}
+		r = add_setenv(a, a->path_env, err, errlen);
+		if (r < 0)
+			return r;
+	}
 	if (a->copy && optind < argc)
 		return fail("--%s-file takes no command",
 			    a->file.op == HIJACK_FILE_READ ? "read" : "write");

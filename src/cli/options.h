@@ -24,6 +24,9 @@ struct cli_args {
 	bool json;		/* --list --json */
 	bool copy;		/* --read-file or --write-file: file holds it */
 	struct hijack_file file;
+	bool tools;		/* --tools[=DIR] */
+	const char *tools_dir;	/* NULL: the default */
+	char *path_env;		/* owned: "PATH=" the caller's, with --tools */
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;

@@ -28,6 +28,7 @@
 #include <libmount.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 
 #include "internal.h"
 
@@ -190,8 +191,13 @@ int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 		if (!g->controllers || !g->path)
 			goto nomem;
 		g->self_path = path_of(self, g->controllers);
+		/*
+		 * NULL: the hierarchy is not mounted here.  It is joined all
+		 * the same (hj_cgroup_open()): skipping it would leave the
+		 * command outside the target's limits on it.
+		 */
 		g->dir = find_dir(tb, g->controllers, g->path);
-		g->join = p->cgroup_mode == HIJACK_FROM_TARGET && g->dir &&
+		g->join = p->cgroup_mode == HIJACK_FROM_TARGET &&
 			  (!g->self_path || strcmp(g->self_path, g->path) != 0);
 	}
 	p->cgroups = cg;
@@ -203,24 +209,102 @@ nomem:
 			   (int)t->pid);
 }
 
-/* Before fork: the cgroup.procs files to write, on the host. */
-int hj_cgroup_open(const struct hijack_plan *p, int *fds,
+/*
+ * The root of a hierarchy that is not mounted where hijack runs, mounted
+ * for hijack alone: a detached mount (fsopen(), Linux 5.2) that no other
+ * process sees and that goes with its last fd.  Asking for exactly the
+ * controllers (or name=) of the hierarchy gives its existing superblock.
+ */
+static int mount_hierarchy(const char *controllers)
+{
+	_cleanup_close_ int fs = -EBADF;
+	char name[64];
+	const char *p;
+	int mfd;
+
+	fs = fsopen(*controllers ? "cgroup" : "cgroup2", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	if (*controllers && strncmp(controllers, "name=", 5) == 0 &&
+	    !strchr(controllers, ',') &&
+	    fsconfig(fs, FSCONFIG_SET_FLAG, "none", NULL, 0) < 0)
+		return -errno;
+	for (p = controllers; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+
+		if (len >= sizeof(name))
+			return -ENAMETOOLONG;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		p += len;
+		if (strncmp(name, "name=", 5) == 0) {
+			if (fsconfig(fs, FSCONFIG_SET_STRING, "name", name + 5, 0) < 0)
+				return -errno;
+		} else if (fsconfig(fs, FSCONFIG_SET_FLAG, name, NULL, 0) < 0) {
+			return -errno;
+		}
+	}
+	if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return -errno;
+	mfd = fsmount(fs, FSMOUNT_CLOEXEC, 0);
+	return mfd < 0 ? -errno : mfd;
+}
+
+/* The directory of @g, an O_PATH fd: by its host path, or privately mounted. */
+static int open_dir(const struct hijack_cgroup *g, struct hijack_diag *d)
+{
+	_cleanup_close_ int mnt = -EBADF;
+	const char *rel;
+	int fd;
+
+	if (g->dir) {
+		fd = open(g->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return hj_diag_set(d, HIJACK_STEP_CGROUP, errno, "%s",
+					   g->dir);
+		return fd;
+	}
+	mnt = mount_hierarchy(g->controllers);
+	if (mnt < 0)
+		return hj_diag_set(d, HIJACK_STEP_CGROUP, mnt,
+				   "hierarchy %s of the target is not mounted here and cannot be mounted (--cgroups=keep to run outside it)",
+				   *g->controllers ? g->controllers : "cgroup2");
+	rel = g->path + strspn(g->path, "/");
+	fd = openat(mnt, *rel ? rel : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return hj_diag_set(d, HIJACK_STEP_CGROUP, errno, "%s:%s",
+				   *g->controllers ? g->controllers : "cgroup2",
+				   g->path);
+	return fd;
+}
+
+/*
+ * Before fork: the cgroup.procs (v1: tasks) files to write, on the host,
+ * and the v2 directory for clone3() in *ret_v2dir.  @fds and *ret_v2dir
+ * must hold -EBADF on entry; what was opened before a failure is left in
+ * them for the caller to close.
+ */
+int hj_cgroup_open(const struct hijack_plan *p, int *fds, int *ret_v2dir,
 		   struct hijack_diag *d)
 {
-	char path[4096];
 	size_t i;
 
 	for (i = 0; i < p->ncgroups; i++) {
 		const struct hijack_cgroup *g = &p->cgroups[i];
+		_cleanup_close_ int dir = -EBADF;
+		const char *file = *g->controllers ? "tasks" : "cgroup.procs";
 
-		fds[i] = -EBADF;
 		if (!g->join)
 			continue;
-		(void)snprintf(path, sizeof(path), "%s/%s", g->dir,
-			       *g->controllers ? "tasks" : "cgroup.procs");
-		fds[i] = open(path, O_WRONLY | O_CLOEXEC);
+		dir = open_dir(g, d);
+		if (dir < 0)
+			return dir;
+		fds[i] = openat(dir, file, O_WRONLY | O_CLOEXEC);
 		if (fds[i] < 0)
-			return hj_diag_set(d, HIJACK_STEP_CGROUP, errno, "%s", path);
+			return hj_diag_set(d, HIJACK_STEP_CGROUP, errno, "%s/%s",
+					   g->dir ? g->dir : g->path, file);
+		if (!*g->controllers)
+			*ret_v2dir = TAKE_FD(dir);
 	}
 	return 0;
 }

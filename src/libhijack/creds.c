@@ -101,41 +101,85 @@ static bool is_number(const char *s, unsigned long *ret)
 	return !errno && !*end && *ret < (unsigned long)(uid_t)-1;
 }
 
-/* A file of the target's root, e.g. "etc/passwd", for the libc parsers. */
-static FILE *open_in_root(const struct hijack_target *t, const char *rel)
-{
-	char path[64];
-	int fd;
-	FILE *f;
+/* Larger account files than this are refused rather than read in part. */
+#define ACCOUNT_FILE_MAX (16u << 20)
 
-	(void)snprintf(path, sizeof(path), "root/%s", rel);
-	fd = openat(t->procfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "re");
-	if (!f)
-		(void)close(fd);
-	return f;
+/* An account file of the container, in memory, for the libc parsers. */
+struct account_file {
+	FILE *f;	/* NULL: there is no such file */
+	char *buf;
+};
+
+static void account_file_close(struct account_file *a)
+{
+	if (a->f)
+		fclose(a->f);
+	free(a->buf);
+	*a = (struct account_file){ 0 };
+}
+
+/*
+ * A file of the target's root, e.g. "etc/passwd", read as the container
+ * sees it (hj_root_read()): hostile input that may be a symlink out of
+ * the container, a FIFO or a device.  No such file is not an error:
+ * --user with a number needs none.
+ */
+static int account_file_open(const struct hijack_target *t, const char *rel,
+			     struct account_file *a, struct hijack_diag *d)
+{
+	_cleanup_close_ int rootfd = -EBADF;
+	size_t len;
+	int r;
+
+	*a = (struct account_file){ 0 };
+	rootfd = openat(t->procfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "/proc/%d/root",
+				   (int)t->pid);
+	r = hj_root_read(rootfd, rel, ACCOUNT_FILE_MAX, &a->buf, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r == -EINVAL)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, EINVAL,
+				   "/%s of pid %d is not a regular file", rel,
+				   (int)t->pid);
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, r, "/%s of pid %d", rel,
+				   (int)t->pid);
+	/* fmemopen() refuses a size of 0: an empty file holds no entry. */
+	if (!len)
+		return 0;
+	a->f = fmemopen(a->buf, len, "r");
+	if (!a->f) {
+		r = -errno;
+		account_file_close(a);
+		return hj_diag_set(d, HIJACK_STEP_CREDS, r, "/%s", rel);
+	}
+	return 0;
 }
 
 /* The supplementary groups /etc/group of the target's root gives @name. */
 static int groups_of(const struct hijack_target *t, const char *name,
-		     gid_t primary, struct hijack_creds *c)
+		     gid_t primary, struct hijack_creds *c,
+		     struct hijack_diag *d)
 {
-	FILE *f = open_in_root(t, "etc/group");
+	struct account_file a;
 	struct group *gr;
 	char **m;
 	gid_t *ng;
+	int r;
 
 	c->ngroups = 0;
 	free(c->groups);
 	c->groups = malloc(sizeof(gid_t));
 	if (!c->groups)
-		return -ENOMEM;
+		return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM, "groups of '%s'",
+				   name);
 	c->groups[c->ngroups++] = primary;
-	if (!f)
-		return 0;
-	while ((gr = fgetgrent(f))) {
+	r = account_file_open(t, "etc/group", &a, d);
+	if (r < 0)
+		return r;
+	while (a.f && (gr = fgetgrent(a.f))) {
 		for (m = gr->gr_mem; *m; m++)
 			if (strcmp(*m, name) == 0)
 				break;
@@ -143,13 +187,14 @@ static int groups_of(const struct hijack_target *t, const char *name,
 			continue;
 		ng = realloc(c->groups, (c->ngroups + 1) * sizeof(*ng));
 		if (!ng) {
-			fclose(f);
-			return -ENOMEM;
+			account_file_close(&a);
+			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM,
+					   "groups of '%s'", name);
 		}
 		c->groups = ng;
 		c->groups[c->ngroups++] = gr->gr_gid;
 	}
-	fclose(f);
+	account_file_close(&a);
 	return 0;
 }
 
@@ -162,21 +207,22 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		      struct hijack_diag *d)
 {
 	struct passwd *pw = NULL;
+	struct account_file a;
 	struct group *gr;
 	unsigned long id;
-	FILE *f;
 	int r;
 
 	if (user) {
 		bool numeric = is_number(user, &id);
 
-		f = open_in_root(t, "etc/passwd");
-		while (f && (pw = fgetpwent(f)))
+		r = account_file_open(t, "etc/passwd", &a, d);
+		if (r < 0)
+			return r;
+		while (a.f && (pw = fgetpwent(a.f)))
 			if (numeric ? pw->pw_uid == id : strcmp(pw->pw_name, user) == 0)
 				break;
 		if (!pw && !numeric) {
-			if (f)
-				fclose(f);
+			account_file_close(&a);
 			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
 					   "user '%s' in /etc/passwd of pid %d",
 					   user, (int)t->pid);
@@ -184,36 +230,34 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		c->uid = c->euid = c->suid = c->fsuid = pw ? pw->pw_uid : id;
 		if (pw) {
 			c->gid = c->egid = c->sgid = c->fsgid = pw->pw_gid;
-			r = groups_of(t, pw->pw_name, pw->pw_gid, c);
+			r = groups_of(t, pw->pw_name, pw->pw_gid, c, d);
 		} else {
 			/* A uid without an entry keeps the gid, and no groups. */
 			hj_creds_free(c);
 			r = 0;
 		}
-		if (f)
-			fclose(f);
+		account_file_close(&a);
 		if (r < 0)
-			return hj_diag_set(d, HIJACK_STEP_CREDS, r, "groups of '%s'",
-					   user);
+			return r;
 	}
 	if (group) {
 		bool numeric = is_number(group, &id);
 
 		gr = NULL;
-		f = open_in_root(t, "etc/group");
-		while (f && (gr = fgetgrent(f)))
+		r = account_file_open(t, "etc/group", &a, d);
+		if (r < 0)
+			return r;
+		while (a.f && (gr = fgetgrent(a.f)))
 			if (numeric ? gr->gr_gid == id : strcmp(gr->gr_name, group) == 0)
 				break;
 		if (!gr && !numeric) {
-			if (f)
-				fclose(f);
+			account_file_close(&a);
 			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
 					   "group '%s' in /etc/group of pid %d",
 					   group, (int)t->pid);
 		}
 		c->gid = c->egid = c->sgid = c->fsgid = gr ? gr->gr_gid : id;
-		if (f)
-			fclose(f);
+		account_file_close(&a);
 	}
 	return 0;
 }

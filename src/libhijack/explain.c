@@ -243,7 +243,7 @@ static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 			*g->controllers ? g->controllers : "(v2)", g->path,
 			g->self_path ? g->self_path : "-",
 			g->join ? "join " : (g->dir ? "same" : "not mounted here"),
-			g->join ? g->dir : "");
+			g->join ? (g->dir ? g->dir : "(not mounted here: mounted for hijack alone)") : "");
 	}
 
 	fprintf(f, "seccomp: %s; target mode %d, no_new_privs %s; ",

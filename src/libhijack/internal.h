@@ -19,6 +19,7 @@ struct hijack_target {
 	pid_t pid;
 	int pidfd;	/* pins the task */
 	int procfd;	/* /proc/PID, opened after pidfd and checked against it */
+	char nspid[128];	/* the pidfd's fdinfo "NSpid:", or "" */
 };
 
 /* diag.c */
@@ -44,11 +45,15 @@ int hj_ns_mask_to_clone(unsigned int mask);
 
 /* target.c */
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
+int hj_target_check_status(const struct hijack_target *t, const char *status,
+			   struct hijack_diag *diag);
 
 /* proc.c */
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
+int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
+		 size_t *ret_len);
 int hj_status_field(const char *status, const char *key, char *buf,
 		    size_t size);
 int hj_proc_map_id(const struct hijack_target *t, const char *map,
@@ -75,7 +80,7 @@ int hj_caps_as_after_exec(struct hijack_diag *d);
 void hj_cgroups_free(struct hijack_cgroup *cg, size_t n);
 int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 		   struct hijack_diag *d);
-int hj_cgroup_open(const struct hijack_plan *p, int *fds,
+int hj_cgroup_open(const struct hijack_plan *p, int *fds, int *ret_v2dir,
 		   struct hijack_diag *d);
 int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 		   struct hijack_diag *d);
@@ -142,10 +147,23 @@ void hj_pty_finish(struct hj_pty *pty);
 
 int hj_syscall_flags(const struct hijack_plan *plan);
 
-/* spawn.c: hijack_run(), or with @file, the copy of files.c instead of exec */
+/* spawn.c: what hj_spawn() does beside running argv as hijack_run() does */
+struct hj_spawn_how {
+	const struct hijack_file *file;	/* copy it instead of exec (files.c) */
+	bool tools;			/* the --tools view (tools.c) */
+	const char *tools_dir;		/* NULL: HIJACK_TOOLS_DIR */
+};
+
 int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
-	     char *const argv[], const struct hijack_file *file,
+	     char *const argv[], const struct hj_spawn_how *how,
 	     struct hijack_result *ret, struct hijack_diag *d);
+
+/* tools.c */
+int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
+		   struct hijack_diag *d);
+void hj_tools_caps(struct hijack_caps *c, int marker, bool root);
+int hj_tools_child(const struct hijack_target *t, const char *dir,
+		   const char *cwd, struct hijack_diag *d);
 
 /* files.c: in the confined child, in place of exec */
 int hj_file_child(const struct hijack_file *f, struct hijack_diag *d);

@@ -227,6 +227,9 @@ static int plan_confinement(const struct hijack_target *t,
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, r, "/proc/%d/status",
 				   (int)t->pid);
+	r = hj_target_check_status(t, status, d);
+	if (r < 0)
+		return r;
 	/* A kernel thread has no namespaces, root or credentials of its own. */
 	if (hj_status_field(status, "Kthread", buf, sizeof(buf)) == 0 &&
 	    atoi(buf) == 1)

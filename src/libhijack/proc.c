@@ -6,8 +6,11 @@
  * pinned (target.c), never through a path built from the pid again.
  */
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -51,6 +54,93 @@ int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 	*ret = buf;
 	if (ret_len)
 		*ret_len = len;
+	return 0;
+}
+
+/*
+ * Read @rel, a path in the container whose root directory is @rootfd, the
+ * way the container itself would see it, and nothing else:
+ *  - looked up with @rootfd as "/" (RESOLVE_IN_ROOT): an absolute symlink
+ *    or ".." stays inside, instead of reaching the host's files; no magic
+ *    links (/proc/self/fd/N) to jump through either;
+ *  - opened O_NONBLOCK, so that a FIFO put there cannot hang hijack, and
+ *    read only if it is a regular file (no /dev/zero, no sockets);
+ *  - at most @max bytes: a larger file is refused, never truncated, since
+ *    a cut line could name a different user.
+ * Kernels before 5.6 lack openat2(): there every component is opened
+ * with O_NOFOLLOW instead, so that no symlink is followed at all.
+ */
+static int open_in_root(int rootfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	_cleanup_close_ int dir = -EBADF;
+	char part[256];
+	const char *p, *slash;
+	int fd;
+
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return fd < 0 ? -errno : fd;
+	/* EPERM too: a seccomp filter of the caller's may refuse the new call. */
+	dir = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+	if (dir < 0)
+		return -errno;
+	for (p = rel; (slash = strchr(p, '/')); p = slash + 1) {
+		if ((size_t)(slash - p) >= sizeof(part))
+			return -ENAMETOOLONG;
+		memcpy(part, p, (size_t)(slash - p));
+		part[slash - p] = '\0';
+		fd = openat(dir, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		close_fdp(&dir);
+		dir = fd;
+	}
+	fd = openat(dir, p, how.flags | O_NOFOLLOW);
+	return fd < 0 ? -errno : fd;
+}
+
+int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
+		 size_t *ret_len)
+{
+	_cleanup_close_ int fd = -EBADF;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, size;
+	struct stat st;
+	ssize_t n;
+
+	fd = open_in_root(rootfd, rel);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (st.st_size < 0 || (size_t)st.st_size > max)
+		return -EFBIG;
+	size = (size_t)st.st_size;
+	buf = malloc(size + 2);
+	if (!buf)
+		return -ENOMEM;
+	/* One byte more than fstat() said: a file still growing is refused. */
+	while (len <= size) {
+		n = read(fd, buf + len, size + 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len > size)
+		return -EBUSY;
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
 	return 0;
 }
 

@@ -79,6 +79,20 @@ static int copy_filters(const struct hijack_target *t, struct hijack_plan *p,
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
 				   "seize pid %d to read its %lu seccomp filters",
 				   (int)t->pid, count);
+	/*
+	 * ptrace() takes a pid, not the pidfd: if the target died before the
+	 * seize, the number may have gone to an unrelated task, now seized.
+	 * The pidfd tells: while its task has not exited, the pid is still
+	 * its own.  An unproven task is neither stopped nor read; a seize
+	 * does not stop it, and it is let go as soon as it stops on its own
+	 * (the detach below) or when hijack exits.
+	 */
+	if (hijack_target_alive(t) < 0) {
+		r = hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+				"pid %d exited before its seccomp filters could be read",
+				(int)t->pid);
+		goto detach;
+	}
 	if (ptrace(PTRACE_INTERRUPT, t->pid, 0, 0) < 0) {
 		r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
 				"interrupt pid %d", (int)t->pid);

@@ -45,6 +45,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/keyctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -61,6 +62,7 @@ static const int forwarded_signals[] = {
 enum msg_kind {
 	MSG_DIAG = 1,
 	MSG_PID,
+	MSG_EXEC,	/* the command's process is about to exec */
 	MSG_STARTED,	/* a file copy begins: as good as an exec */
 };
 
@@ -75,12 +77,19 @@ struct spawn {
 	const struct hijack_plan *p;
 	char *const *argv;
 	const struct hijack_file *file;	/* copy this instead of exec */
+	bool tools;			/* --tools: the host's view (tools.c) */
+	const char *tools_dir;
+	char tools_cwd[4096];		/* the target's, under tools_dir */
+	int tools_marker;		/* the capability that marks it */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
 	int nsfds[_HIJACK_NS_MAX];
 	int rootfd;
 	int cwdfd;
 	int status_w;
+	int status_r;		/* hijack's end: the command closes its copy */
+	bool relay;		/* the command's parent is the intermediate */
+	int relay_pidfd;	/* the intermediate, as the command sees it */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
 	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
 	bool cg_joined_v2;	/* born there by clone3() */
@@ -197,10 +206,74 @@ static int child_seccomp(struct spawn *s, struct hijack_diag *d)
 }
 
 /*
+ * A session of the command's own, in every method and whether or not it
+ * gets a new terminal: a process that shares the caller's session can
+ * open /dev/tty, the caller's controlling terminal, even when none of its
+ * fds is a terminal, and type into the caller's shell with TIOCSTI.  In a
+ * new session it has no controlling terminal until pty.c gives it its own.
+ */
+static int child_session(struct hijack_diag *d)
+{
+	if (setsid() < 0)
+		return hj_diag_set(d, HIJACK_STEP_PTY, errno, "setsid");
+	return 0;
+}
+
+/*
+ * A new, empty session keyring, as runc exec gives: the caller's would
+ * otherwise be inherited, and with it every key the caller's login put
+ * there, readable by a command of the same uid.  Joined after the
+ * credentials change, so that the keyring is the command's user's.  A
+ * kernel without keys (ENOSYS) has no caller's keyring to leak either.
+ */
+static int child_keyring(struct hijack_diag *d)
+{
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+	    errno != ENOSYS)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, errno,
+				   "a new session keyring");
+	return 0;
+}
+
+/*
+ * When hijack dies, the command gets SIGHUP, as when its terminal hangs
+ * up (which is what happens to a command with a terminal of its own: the
+ * master closes with hijack).  Set after the credentials, because a change
+ * of uid or gid clears it.  The relay shape's parent is the intermediate,
+ * which exits at once and hands the command to hijack (a subreaper): the
+ * signal is asked for once that is done, which the intermediate's pidfd
+ * tells (it polls readable only after the children were handed on), or
+ * the intermediate's exit would send it.  The status pipe tells whether
+ * hijack died before this took effect: its read end is hijack's alone
+ * once the command closed its own copy.
+ */
+static int child_parent_death(struct spawn *s, struct hijack_diag *d)
+{
+	struct pollfd p = { .fd = s->status_w, .events = POLLOUT };
+	struct pollfd q = { .fd = s->relay_pidfd, .events = POLLIN };
+
+	if (s->relay) {
+		while (poll(&q, 1, -1) < 0)
+			if (errno != EINTR)
+				return hj_diag_set(d, HIJACK_STEP_FORK, errno,
+						   "wait for the relay to exit");
+		close_fdp(&s->relay_pidfd);
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGHUP) < 0)
+		return hj_diag_set(d, HIJACK_STEP_FORK, errno, "PR_SET_PDEATHSIG");
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return hj_diag_set(d, HIJACK_STEP_FORK, ESRCH,
+				   "hijack exited before the command started");
+	return 0;
+}
+
+/*
  * The confinement, in this order and for these reasons:
  *  1. credentials: setgroups/setresgid/setresuid while still privileged,
- *     capabilities kept across the uid change; then the new terminal, if
- *     any, opened as the command's user so that it is theirs;
+ *     capabilities kept across the uid change; then, as the command's
+ *     user, a new session keyring, the parent-death signal (which a uid
+ *     change would clear), and the new terminal, if any, so that it is
+ *     theirs;
  *  2. inheritable, ambient and bounding sets, which need CAP_SETPCAP;
  *  3. no_new_privs;
  *  4. the LSM exec label, written before the fd barrier closes nothing
@@ -216,19 +289,30 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	const struct hijack_plan *p = s->p;
 	bool creds = !(s->kernel_took & HIJACK_TAKE_CRED);
 	bool final_caps = creds && p->caps_mode == HIJACK_FROM_TARGET;
+	struct hijack_caps caps = p->caps;
 	int r;
+
+	/* --tools: one capability the container lacks marks it (tools.c). */
+	if (s->tools)
+		hj_tools_caps(&caps, s->tools_marker, p->creds.euid == 0);
 
 	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
 		r = hj_creds_apply(&p->creds, d);
 		if (r < 0)
 			return r;
 	}
+	r = child_keyring(d);
+	if (r < 0)
+		return r;
+	r = child_parent_death(s, d);
+	if (r < 0)
+		return r;
 	/* As the command's user: a new terminal belongs to its opener. */
 	r = hj_pty_child(s->pty, d);
 	if (r < 0)
 		return r;
 	if (final_caps) {
-		r = hj_caps_apply_iab(&p->caps, d);
+		r = hj_caps_apply_iab(&caps, d);
 		if (r < 0)
 			return r;
 	}
@@ -260,7 +344,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 			return r;
 	}
 	if (final_caps) {
-		r = hj_caps_apply_final(&p->caps, d);
+		r = hj_caps_apply_final(&caps, d);
 		if (r < 0)
 			return r;
 	}
@@ -328,21 +412,37 @@ static _Noreturn void child_file(struct spawn *s)
 static _Noreturn void child_exec(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
-	int code;
+	struct msg m = { .kind = MSG_EXEC };
+	int code, err;
 
-	if (child_dirs(s, &d) < 0 || child_confine(s, &d) < 0)
+	close_fdp(&s->status_r);
+	if (child_session(&d) < 0 || (!s->tools && child_dirs(s, &d) < 0) ||
+	    child_confine(s, &d) < 0)
 		child_fail(s, &d, 125);
 	if (s->file)
 		child_file(s);
 
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	/*
+	 * The last word before the exec: a process that dies without it
+	 * died before the command ran, which is hijack's failure (125), not
+	 * the command's (128+N).
+	 */
+	send_msg(s->status_w, &m);
 	/* Set first: execvp() searches the PATH of the new environment. */
 	environ = s->p->envp;
 	execvp(s->argv[0], s->argv);
 
 	/* As shells do: 127 when there is no such command, 126 otherwise. */
-	code = errno == ENOENT ? 127 : 126;
-	(void)hj_diag_set(&d, HIJACK_STEP_EXEC, errno, "%s", s->argv[0]);
+	err = errno;
+	code = err == ENOENT ? 127 : 126;
+	/* A distroless container: say what can still be done. */
+	if (code == 127 && !s->tools && access("/bin/sh", X_OK) < 0)
+		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, ENOENT,
+				  "%s (the container has no /bin/sh; hijack --tools runs the host's programs in it)",
+				  s->argv[0]);
+	else
+		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, err, "%s", s->argv[0]);
 	child_fail(s, &d, code);
 }
 
@@ -390,8 +490,18 @@ static _Noreturn void child_relay(struct spawn *s)
 	pid_t pid;
 
 	child_cgroups(s);
+	if (s->tools) {
+		(void)hj_diag_set(&d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+				  "--tools needs a caller privileged on the host");
+		child_fail(s, &d, 125);
+	}
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
+	s->relay_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (s->relay_pidfd < 0) {
+		(void)hj_diag_set(&d, HIJACK_STEP_FORK, errno, "pidfd of the relay");
+		child_fail(s, &d, 125);
+	}
 	pid = fork();
 	if (pid < 0) {
 		(void)fork_failed(s, errno, &d);
@@ -412,6 +522,9 @@ static _Noreturn void child_direct(struct spawn *s)
 	/* /proc/thread-self is this process's only until the mount ns changes. */
 	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
 	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+		child_fail(s, &d, 125);
+	/* Host side still: build the view, then enter all but mnt. */
+	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd, &d) < 0)
 		child_fail(s, &d, 125);
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
@@ -469,10 +582,13 @@ static int spawn_syscall(struct spawn *s, struct hijack_diag *d)
 /*
  * Read the status pipe to EOF.  Return 0 when the command exec'd, or the
  * negative errno the failing process reported.  *ret_pid is updated from a
- * relay's message.
+ * relay's message.  EOF without the command's last word (MSG_EXEC) means
+ * its process died before the exec: -ECANCELED, and died_before_exec()
+ * says why.
  */
 static int read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
 {
+	bool exec = false;
 	struct msg m;
 	ssize_t n;
 	int r = 0;
@@ -480,7 +596,7 @@ static int read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
 	for (;;) {
 		n = read(fd, &m, sizeof(m));
 		if (n == 0)
-			return r;
+			return r == 0 && !exec ? -ECANCELED : r;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -492,6 +608,8 @@ static int read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
 					   "short status message");
 		if (m.kind == MSG_PID) {
 			*ret_pid = m.pid;
+		} else if (m.kind == MSG_EXEC) {
+			exec = true;
 		} else if (m.kind == MSG_STARTED) {
 			return r;
 		} else if (r == 0) {
@@ -515,19 +633,47 @@ static int reap(pid_t pid, int *ret_status)
 }
 
 /*
+ * The command's process @pid died before its exec: reap it and say why,
+ * as hijack's own failure.  Most often the target went first, and took its
+ * pid namespace, with everything inside, along.
+ */
+static int died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d)
+{
+	struct pollfd pfd = { .fd = s->t->pidfd, .events = POLLIN };
+	int status = 0;
+
+	if (pid > 0)
+		(void)reap(pid, &status);
+	/*
+	 * A pid namespace's init finishes exiting only once every other
+	 * member is reaped, the process just reaped included: give it a
+	 * moment, in this failure path only, to show as gone.
+	 */
+	if (pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		(void)poll(&pfd, 1, 1000);
+	if (hijack_target_alive(s->t) < 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+				   "pid %d exited before the command started",
+				   (int)s->p->pid);
+	if (pid > 0 && WIFSIGNALED(status))
+		return hj_diag_set(d, HIJACK_STEP_FORK, ECANCELED,
+				   "the command's process was killed by signal %d before exec",
+				   WTERMSIG(status));
+	return hj_diag_set(d, HIJACK_STEP_FORK, ECANCELED,
+			   "the command's process exited before exec");
+}
+
+/*
  * Wait for the command, handing on the signals meant for it and relaying
  * its terminal.  The signals are blocked and read from a signalfd, so none
  * is lost between waitpid() and sleeping, and nothing runs in a signal
  * handler.
  *
- * Without a terminal of its own, only signals sent by a process are
- * forwarded.  Those the kernel raises for the caller's terminal (Ctrl-C,
- * Ctrl-\, a resize, a hangup) go to the whole foreground process group,
- * which the command belongs to, or which it has replaced with its own:
- * forwarding them would deliver them twice, or to a command that moved out
- * of the foreground on purpose.  With one (pty.c), the command is in a
- * session of its own that the caller's terminal cannot reach, so those are
- * forwarded too, except a resize, which resizes the command's terminal.
+ * The command is always in a session of its own (child_session()), which
+ * the caller's terminal cannot reach: what the kernel raises for that
+ * terminal (Ctrl-C, Ctrl-\, a hangup) reaches hijack alone, and is
+ * forwarded like a signal sent by a process.  A resize resizes the
+ * command's own terminal when it has one, and is forwarded otherwise.
  */
 static int wait_forwarding(pid_t pid, const sigset_t *set,
 			   struct hj_pty *pty, int *ret_status,
@@ -563,7 +709,7 @@ static int wait_forwarding(pid_t pid, const sigset_t *set,
 				continue;
 			if (pty->fds && si.ssi_signo == SIGWINCH)
 				hj_pty_resize(pty);
-			else if (pty->fds || si.ssi_code != SI_KERNEL)
+			else
 				(void)kill(pid, (int)si.ssi_signo);
 		}
 	}
@@ -597,7 +743,6 @@ static int open_cgroups(struct spawn *s, struct hijack_diag *d)
 {
 	const struct hijack_plan *p = s->p;
 	size_t i;
-	int r;
 
 	if (p->cgroup_mode != HIJACK_FROM_TARGET || !p->ncgroups)
 		return 0;
@@ -607,19 +752,10 @@ static int open_cgroups(struct spawn *s, struct hijack_diag *d)
 	s->cgfds = malloc(p->ncgroups * sizeof(int));
 	if (!s->cgfds)
 		return hj_diag_set(d, HIJACK_STEP_CGROUP, ENOMEM, "cgroups");
-	r = hj_cgroup_open(p, s->cgfds, d);
-	if (r < 0)
-		return r;
-	for (i = 0; i < p->ncgroups; i++) {
-		if (!p->cgroups[i].join || *p->cgroups[i].controllers)
-			continue;
-		s->cg2fd = open(p->cgroups[i].dir,
-				O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (s->cg2fd < 0)
-			return hj_diag_set(d, HIJACK_STEP_CGROUP, errno, "%s",
-					   p->cgroups[i].dir);
-	}
-	return 0;
+	/* Every entry valid before any open: spawn_close() closes them all. */
+	for (i = 0; i < p->ncgroups; i++)
+		s->cgfds[i] = -EBADF;
+	return hj_cgroup_open(p, s->cgfds, &s->cg2fd, d);
 }
 
 static int open_dirs(struct spawn *s, struct hijack_diag *d)
@@ -712,6 +848,7 @@ static int start(struct spawn *s, int status_r, int *ret_subreaper,
 		}
 	}
 
+	s->relay = relay;
 	if (relay) {
 		/* Remember the caller's setting, to give it back afterwards. */
 		if (prctl(PR_GET_CHILD_SUBREAPER, ret_subreaper) < 0 ||
@@ -726,7 +863,7 @@ static int start(struct spawn *s, int status_r, int *ret_subreaper,
 		goto undo_pidns;
 	}
 	if (pid == 0) {
-		(void)close(status_r);
+		close_fdp(&s->status_r);
 		if (relay)
 			child_relay(s);
 		child_direct(s);
@@ -745,7 +882,9 @@ undo_pidns:
 		cmd = 0;
 		r = read_status(status_r, &cmd, d);
 		(void)reap(pid, &status);
-		if (r < 0) {
+		if (r == -ECANCELED && cmd > 0)
+			return died_before_exec(s, cmd, d);
+		if (r < 0 && r != -ECANCELED) {
 			if (cmd > 0)
 				(void)reap(cmd, NULL);
 			return r;
@@ -759,6 +898,8 @@ undo_pidns:
 started:
 	close_fdp(&s->status_w);
 	r = read_status(status_r, &cmd, d);
+	if (r == -ECANCELED)
+		return died_before_exec(s, cmd, d);
 	if (r < 0) {
 		(void)reap(cmd, NULL);
 		return r;
@@ -766,14 +907,43 @@ started:
 	return cmd;
 }
 
+/*
+ * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
+ * for the view of its own, remember the target's cwd (a path inside the
+ * container, used only under the tools directory).
+ */
+static int spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
+			     struct hijack_diag *d)
+{
+	ssize_t n;
+	int r;
+
+	if (how->tools_dir && how->tools_dir[0] != '/')
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--tools directory '%s': an absolute path",
+				   how->tools_dir);
+	r = hj_tools_check(s->p, &s->tools_marker, d);
+	if (r < 0)
+		return r;
+	s->tools = true;
+	s->tools_dir = how->tools_dir;
+	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
+	n = readlinkat(s->t->procfd, "cwd", s->tools_cwd,
+		       sizeof(s->tools_cwd) - 1);
+	s->tools_cwd[n > 0 ? n : 0] = '\0';
+	return 0;
+}
+
 int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
-	     char *const argv[], const struct hijack_file *file,
+	     char *const argv[], const struct hj_spawn_how *how,
 	     struct hijack_result *ret, struct hijack_diag *d)
 {
+	const struct hijack_file *file = how ? how->file : NULL;
 	struct spawn s = {
 		.t = t, .p = p, .argv = argv, .file = file, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
-		.status_w = -EBADF, .cg2fd = -EBADF, .lsmfd = -EBADF,
+		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
+		.lsmfd = -EBADF, .relay_pidfd = -EBADF,
 	};
 	_cleanup_close_ int status_r = -EBADF;
 	struct hj_pty pty;
@@ -789,8 +959,13 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	if (!file && (!argv || !argv[0]))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "no command");
+	if (how && how->tools) {
+		r = spawn_tools_setup(&s, how, d);
+		if (r < 0)
+			return r;
+	}
 
-	r = open_dirs(&s, d);
+	r = s.tools ? 0 : open_dirs(&s, d);
 	if (r < 0)
 		goto out;
 	r = open_cgroups(&s, d);
@@ -801,6 +976,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		goto out;
 	}
 	status_r = fds[0];
+	s.status_r = status_r;
 	s.status_w = fds[1];
 	/* A copy's bytes go to the caller's fds as they are. */
 	r = file ? 0 : hj_pty_prepare(&pty, p, d);
@@ -833,9 +1009,15 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		} else {
 			r = wait_forwarding(cmd, &set, &pty, &status, d);
 		}
-		/* What the copy said after MSG_STARTED, if it failed. */
-		if (r == 0 && file)
+		/*
+		 * What the copy said after MSG_STARTED, if it failed; it never
+		 * sends MSG_EXEC, so its EOF alone means it ended.
+		 */
+		if (r == 0 && file) {
 			r = read_status(status_r, &cmd, d);
+			if (r == -ECANCELED)
+				r = 0;
+		}
 		if (r == 0 && ret) {
 			ret->status = status;
 			ret->pid = cmd;
@@ -856,4 +1038,15 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 			     struct hijack_result *ret, struct hijack_diag *d)
 {
 	return hj_spawn(t, p, argv, NULL, ret, d);
+}
+
+HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
+				   const struct hijack_plan *p,
+				   const char *dir, char *const argv[],
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
+{
+	struct hj_spawn_how how = { .tools = true, .tools_dir = dir };
+
+	return hj_spawn(t, p, argv, &how, ret, d);
 }

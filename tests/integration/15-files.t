@@ -14,7 +14,7 @@ for tool in runc lxc-create busybox python3 pgrep cmp; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 43
+plan 44
 
 tmp=$(tmpdir)
 n=hj15-$$
@@ -158,6 +158,24 @@ exec 7>&-
 is "$rc" 143 "SIGTERM to hijack midway: forwarded, exit 143"
 is "$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "old:0" \
 	"... the old file is whole and the temporary file removed"
+
+# hijack itself killed: the copy gets SIGHUP (PR_SET_PDEATHSIG) and gives up.
+"$HIJACK" --pid "$P" --write-file=/atom <"$tmp/fifo" &
+hj=$!
+exec 7>"$tmp/fifo"
+head -c 1048576 /dev/zero >&7
+wait_temp atom
+copier=$(pgrep -P "$hj")
+kill -KILL "$hj"
+wait "$hj" 2>/dev/null
+i=0
+while [ -n "$copier" ] && kill -0 "$copier" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+exec 7>&-
+is "$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "old:0" \
+	"SIGKILL to hijack alone: the copy ends, the old file is whole, no temporary file"
 
 # --- under a seccomp filter: the target's, installed before the copy -------------
 make_rootfs "$tmp/fr" || bail "busybox root"

@@ -6,10 +6,20 @@
  * and then waits for signals; SIGTERM ends it with status 0.
  *
  *   distroless [PORT]     (default 8080)
+ *
+ *   distroless ptrace PID
+ *	Try to attach to PID with ptrace(2), as a process of a container
+ *	would to reach another's memory: print "attached" or the error, exit
+ *	0 or 1 (16-tools.t: the debugging command must refuse it).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -20,10 +30,26 @@ static void on_term(int sig)
 	_exit(0);
 }
 
+static int try_ptrace(const char *arg)
+{
+	pid_t pid = (pid_t)atoi(arg);
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) < 0) {
+		printf("ptrace %d: %s\n", (int)pid, strerror(errno));
+		return 1;
+	}
+	printf("attached\n");
+	(void)ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	int one = 1, fd;
+
+	if (argc > 2 && strcmp(argv[1], "ptrace") == 0)
+		return try_ptrace(argv[2]);
 
 	a.sin_port = htons(argc > 1 ? (unsigned short)atoi(argv[1]) : 8080);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

@@ -212,6 +212,18 @@ START_TEST(files)
 	ck_assert_str_eq(a.argv[0], "ip");
 	ck_assert_str_eq(a.argv[1], "-n");
 	ck_assert(!a.copy);
+	ck_assert_int_eq(PARSE("--tools", "web", "strace", "-p", "1"), 0);
+	ck_assert(a.tools);
+	ck_assert_ptr_null(a.tools_dir);
+	ck_assert_str_eq(a.argv[0], "strace");
+	ck_assert_ptr_nonnull(a.opts.setenv);
+	ck_assert(strncmp(a.opts.setenv[0], "PATH=", 5) == 0);
+	cli_free(&a);
+	ck_assert_int_eq(PARSE("web", "--tools=/mnt", "--setenv=PATH=/x"), 0);
+	ck_assert_str_eq(a.tools_dir, "/mnt");
+	ck_assert_str_eq(a.opts.setenv[0], "PATH=/x");
+	ck_assert_ptr_null(a.opts.setenv[1]);
+	cli_free(&a);
 	ck_assert_int_eq(PARSE("web", "--", "--read-file=x"), 0);
 	ck_assert(!a.copy);
 	ck_assert_str_eq(a.argv[0], "--read-file=x");
@@ -259,6 +271,9 @@ START_TEST(bad_input)
 		{ { "web", "--write-file=/a", "--mode=17777" }, "invalid --mode '17777': octal permission bits, 07777 at most" },
 		{ { "web", "--read-file=/a", "cat" }, "--read-file takes no command" },
 		{ { "web", "--pid=1" }, "a container 'web' and --pid: one target only" },
+		{ { "web", "--tools=rel" }, "invalid --tools 'rel': an absolute directory" },
+		{ { "web", "--tools", "--read-file=/a" }, "--tools runs a command; --read-file and --write-file need none" },
+		{ { "web", "--tools", "--root=/x" }, "--tools makes its own root: no --root" },
 	};
 	size_t i;
 

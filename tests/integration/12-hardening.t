@@ -1,0 +1,227 @@
+#!/bin/sh
+# Hardening: each promise of hijack(1)'s SECURITY section, attacked.  Every
+# case here failed on the code before the fix it proves (issue 9).
+. "${TESTDIR:-$(dirname "$0")}/lib.sh"
+skip_unless_root
+: "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
+: "${HJSHIM:=$(dirname "$FIXTURE")/hjshim.so}"
+[ -x "$PTYDRIVE" ] || skip_all "no ptydrive at $PTYDRIVE: make check builds it"
+[ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
+
+plan 26
+
+d=$(tmpdir)
+esc=$(printf '\033')
+
+# wait_for FILE: up to 20 s.
+wait_for() {
+	_w=0
+	while [ $_w -lt 400 ] && [ ! -e "$1" ]; do
+		sleep 0.05
+		_w=$((_w + 1))
+	done
+}
+
+# --- 2. never the caller's session or controlling terminal ----------------
+start_target
+htarget=$TARGET
+cat >"$d/tiocsti.py" <<'PY'
+import fcntl, os, termios
+try:
+    fd = os.open("/dev/tty", os.O_RDWR)
+except OSError as e:
+    print("no-tty", e.errno)
+    raise SystemExit(0)
+try:
+    fcntl.ioctl(fd, termios.TIOCSTI, b"#")
+    print("injected")
+except OSError as e:
+    print("tiocsti-refused", e.errno)
+PY
+"$PTYDRIVE" -- sh -c "'$HIJACK' --pid $TARGET -- python3 '$d/tiocsti.py' </dev/null >'$d/sess.log' 2>&1" >/dev/null 2>&1
+is "$(cat "$d/sess.log")" "no-tty 6" "fds 0-2 redirected: the command cannot open the caller's terminal (/dev/tty: ENXIO), so no TIOCSTI"
+"$PTYDRIVE" -- sh -c "'$HIJACK' --pid $TARGET -- sh -c 'cut -d\" \" -f6 /proc/self/stat; echo \$\$' </dev/null >'$d/sid.log' 2>&1" >/dev/null 2>&1
+is "$(sed -n 1p "$d/sid.log")" "$(sed -n 2p "$d/sid.log")" "... the command leads a session of its own"
+
+# --- 3. the pin is checked against /proc -----------------------------------
+# A decoy in another pid namespace gets the target's number there; hijack
+# then runs in a mount namespace whose /proc is that namespace's.
+cat >"$d/decoy.sh" <<'SH'
+hostname decoy
+echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid
+sleep 1000 &
+echo "$!" >"$2"
+while [ ! -e "$2.stop" ]; do sleep 0.05; done
+kill "$!"
+SH
+# unshare --fork ignores SIGTERM while it waits: the decoy stops on a file.
+unshare --pid --fork --mount --uts --mount-proc sh "$d/decoy.sh" "$TARGET" "$d/decoy.pid" &
+decoyns=$!
+wait_for "$d/decoy.pid"
+sleep 0.2
+dpid=$(cat "$d/decoy.pid")
+dsh=$(pgrep -f "sh $d/decoy.sh" | while read -r p; do [ "$(readlink /proc/$p/ns/mnt)" != "$(readlink /proc/$$/ns/mnt)" ] && echo "$p"; done | head -n 1)
+is "$dpid" "$TARGET" "the decoy has the target's pid in its namespace"
+# --cgroups=keep: the cgroup step reads /proc/self too, and would stop
+# the old code by accident before the real harm.
+out=$(nsenter -t "$dsh" -m -- "$HIJACK" --pid "$TARGET" --cgroups=keep -- hostname 2>&1); rc=$?
+is "$rc" 125 "/proc of another pid namespace: exit 125"
+like "$out" "*pid $TARGET*another pid namespace*" "... naming the mismatch, and nothing ran"
+touch "$d/decoy.pid.stop"
+wait "$decoyns"
+
+# The other way round: hijack in a pid namespace of its own but with the
+# host's /proc, where it can see itself; the target has, in hijack's pid
+# namespace, the number that a decoy has on the host.
+unshare --uts sh -c 'hostname decoy; exec sleep 1000' &
+decoy=$!
+_pids="$_pids $decoy"
+cat >"$d/inner.sh" <<'SH'
+echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid
+unshare --uts sh -c 'hostname real; exec sleep 1000' &
+real=$!
+sleep 0.2
+out=$("$HIJACK" --pid "$real" -- hostname 2>&1)
+echo "rc=$? real=$real $out"
+kill "$real"
+SH
+res=$(HIJACK=$HIJACK unshare --pid --fork sh "$d/inner.sh" "$decoy")
+diag "$res"
+like "$res" "rc=125 real=$decoy hijack: target: pid $decoy: /proc belongs to another pid namespace*" \
+	"/proc of a parent pid namespace, the target's number a decoy's there: 125, nothing ran"
+kill "$decoy"
+
+# --- 5. files of the container are read in its root ------------------------
+root=$d/root
+make_rootfs "$root" || skip_all "no busybox to build a root from"
+mkdir -p "$root/etc"
+printf 'evil:x:4242:4242::/:/bin/sh\n' >"$d/host-passwd"
+ln -s "$d/host-passwd" "$root/etc/passwd"
+start_target --root "$root"
+rtarget=$TARGET
+out=$("$HIJACK" --pid "$rtarget" --user evil -- id -u 2>&1); rc=$?
+is "$rc" 125 "/etc/passwd an absolute symlink to a host file: resolved in the container, where it is not: 125"
+like "$out" "*user 'evil'*" "... the user is not found"
+rm "$root/etc/passwd"
+mkfifo "$root/etc/passwd"
+out=$(timeout 20 "$HIJACK" --pid "$rtarget" --user evil -- id -u 2>&1); rc=$?
+is "$rc" 125 "/etc/passwd a FIFO: no hang, 125"
+like "$out" "*/etc/passwd*not a regular file*" "... named"
+rm "$root/etc/passwd"
+mknod "$root/etc/passwd" c 1 5
+out=$( (ulimit -v 2000000; timeout 20 "$HIJACK" --pid "$rtarget" --user evil -- id -u) 2>&1); rc=$?
+is "$rc" 125 "/etc/passwd is /dev/zero: 125"
+like "$out" "*/etc/passwd*not a regular file*" "... named, not read"
+rm "$root/etc/passwd"
+printf 'alice:x:1234:1234::/:/bin/sh\n' >"$root/etc/passwd"
+out=$("$HIJACK" --pid "$rtarget" --user alice -- id -u 2>&1)
+is "$out" 1234 "a regular /etc/passwd still names users"
+
+# --- 6. a fresh session keyring --------------------------------------------
+kout=$(keyctl session hj12 sh -c "keyctl add user hj12key secret @s >/dev/null &&
+	keyctl search @s user hj12key >/dev/null && echo caller-has-it &&
+	'$HIJACK' --pid $htarget -- keyctl search @s user hj12key 2>&1; echo rc=\$?" 2>/dev/null)
+like "$kout" "caller-has-it*rc=1" "a key in the caller's session keyring is not in the command's"
+
+# --- 7. a target that dies just before the exec ----------------------------
+start_target
+rm -f "$d/stalled" "$d/go"
+LD_PRELOAD=$HJSHIM HJ_SHIM_DIR=$d HJ_SHIM_HOOK=barrier \
+	"$HIJACK" --pid "$TARGET" -- true >"$d/die.out" 2>&1 &
+hj=$!
+wait_for "$d/stalled"
+stop_target
+touch "$d/go"
+wait "$hj"; rc=$?
+is "$rc" 125 "the target died before the exec: 125, not 137"
+like "$(cat "$d/die.out")" "*pid $TARGET exited before the command started*" "... and said so"
+rm -f "$d/stalled" "$d/go"
+
+# --- 8. PTRACE_SEIZE: identity proven before stopping or reading -----------
+# In a pid namespace of our own, where nothing else forks, the target's pid
+# goes to a decoy while hijack is held just before its seize.
+cat >"$d/seize.sh" <<'SH'
+d=$1
+"$FIXTURE" --deny-mkdir >"$d/seize.tpid" &
+fx=$!
+while [ ! -s "$d/seize.tpid" ]; do sleep 0.05; done
+t=$(cat "$d/seize.tpid")
+LD_PRELOAD=$HJSHIM HJ_SHIM_DIR=$d HJ_SHIM_HOOK=seize "$HIJACK" --pid "$t" -- true >"$d/seize.out" 2>&1 &
+hj=$!
+while [ ! -e "$d/stalled" ]; do sleep 0.05; done
+kill "$fx"; wait "$fx"
+while [ -e "/proc/$t" ]; do sleep 0.05; done
+echo $((t - 1)) >/proc/sys/kernel/ns_last_pid
+sleep 1000 &
+decoy=$!
+touch "$d/go"
+wait "$hj"
+echo "rc=$? decoy=$decoy t=$t"
+kill "$decoy"
+SH
+res=$(FIXTURE=$FIXTURE HIJACK=$HIJACK HJSHIM=$HJSHIM unshare --pid --fork --mount --mount-proc sh "$d/seize.sh" "$d")
+diag "$res"
+t=${res##*t=}
+like "$res" "rc=125 decoy=$t t=$t" "the target's pid went to a decoy before the seize: 125"
+# PTRACE_INTERRUPT is 0x4207, PTRACE_SECCOMP_GET_FILTER 0x420c.
+stops=$(grep -c -E "^(16903|16908) $t\$" "$d/ptrace.log")
+is "$stops" 0 "... and the decoy was neither stopped nor read"
+rm -f "$d/stalled" "$d/go"
+
+# --- 4. a cgroup hierarchy not mounted here --------------------------------
+start_target
+cg="hj12.$$"
+mkdir "/sys/fs/cgroup/pids/$cg" "/sys/fs/cgroup/unified/$cg"
+echo "$TARGET" >"/sys/fs/cgroup/pids/$cg/cgroup.procs"
+echo "$TARGET" >"/sys/fs/cgroup/unified/$cg/cgroup.procs"
+out=$(unshare --mount sh -c "umount -l /sys/fs/cgroup/pids && umount -l /sys/fs/cgroup/unified &&
+	'$HIJACK' --pid $TARGET --no-ns cgroup -- cat /proc/self/cgroup" 2>&1)
+like "$out" "*:pids:/$cg*" "v1 hierarchy (pids) not mounted where hijack runs: joined all the same"
+like "$out" "*0::/$cg*" "v2 hierarchy not mounted: joined (born there)"
+stop_target
+rmdir "/sys/fs/cgroup/pids/$cg" "/sys/fs/cgroup/unified/$cg"
+
+# --- 9. nothing user-supplied reaches the terminal raw ---------------------
+bad=$(printf 'net\n\033[31mX')
+out=$("$HIJACK" --ns="$bad" --pid 1 -- true 2>&1)
+case $out in *"$esc"*) r=1 ;; *) r=0 ;; esac
+ok $r "an option with ESC: not echoed raw"
+is "$(printf '%s\n' "$out" | wc -l)" 2 "... and a newline in it forges no extra line"
+start_target
+out=$("$HIJACK" --pid "$TARGET" --user "$(printf 'x\033]0;owned\007')" -- true 2>&1)
+like "$out" "*x\\\\x1b]0;owned\\\\x07*" "--user with control characters: escaped in the message"
+cgesc="hj12$esc[31m.$$"
+mkdir "/sys/fs/cgroup/pids/$cgesc"
+echo "$TARGET" >"/sys/fs/cgroup/pids/$cgesc/cgroup.procs"
+out=$("$HIJACK" --pid "$TARGET" --explain 2>&1)
+case $out in *"$esc"*) r=1 ;; *) r=0 ;; esac
+ok $r "a container's cgroup name with ESC: escaped in --explain"
+stop_target
+rmdir "/sys/fs/cgroup/pids/$cgesc"
+
+# --- hijack killed: the command gets a hangup ------------------------------
+start_target
+rm -f "$d/hup"
+"$HIJACK" --pid "$TARGET" -- sh -c "trap 'echo hup >$d/hup; exit 1' HUP; echo ready >$d/ready; while :; do sleep 0.05; done" &
+hj=$!
+wait_for "$d/ready"
+kill -9 "$hj"
+wait "$hj" 2>/dev/null
+wait_for "$d/hup"
+is "$(cat "$d/hup" 2>/dev/null)" hup "hijack killed: the command gets SIGHUP, as at a terminal hangup"
+stop_target
+
+# The same through the relay: an unprivileged caller entering a user
+# namespace it owns, whose command is born to an intermediate process.
+start_target --userns 1000
+mkdir -m 777 "$d/relay"
+"$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ -- /bin/sh -c "trap 'echo hup >$d/relay/hup; exit 1' HUP; echo ready >$d/relay/ready; while :; do sleep 0.05; done" &
+hj=$!
+wait_for "$d/relay/ready"
+kill -9 "$hj"
+wait "$hj" 2>/dev/null
+wait_for "$d/relay/hup"
+is "$(cat "$d/relay/hup" 2>/dev/null)" hup "... also when the command was started through the relay"
+stop_target
+
+finish

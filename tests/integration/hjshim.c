@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hjshim.so - an LD_PRELOAD spy and brake for hijack's hardening tests
+ * (12-hardening.t).  Races that the kernel decides in microseconds (a
+ * target dying, its pid going to another task) are made to happen at the
+ * one moment a test needs, by holding hijack there until the test has set
+ * the scene.  hijack itself is not changed and cannot tell.
+ *
+ *   HJ_SHIM_DIR=DIR	where the shim talks to the test
+ *   HJ_SHIM_HOOK=seize	ptrace(PTRACE_SEIZE, ...) waits first
+ *   HJ_SHIM_HOOK=barrier	close_range() (the fd barrier, the last step
+ *			of the command's setup) waits first
+ *
+ * Waiting means: create DIR/stalled, then wait (up to 30 s) for DIR/go.
+ * Every ptrace() call is logged to DIR/ptrace.log as "REQUEST PID".
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *shim_path(const char *name, char *buf, size_t size)
+{
+	const char *dir = getenv("HJ_SHIM_DIR");
+
+	if (!dir)
+		return NULL;
+	(void)snprintf(buf, size, "%s/%s", dir, name);
+	return buf;
+}
+
+static int hooked(const char *what)
+{
+	const char *hook = getenv("HJ_SHIM_HOOK");
+
+	return hook && strcmp(hook, what) == 0;
+}
+
+static void stall(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char path[4096];
+	int fd, i;
+
+	if (!shim_path("stalled", path, sizeof(path)))
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	shim_path("go", path, sizeof(path));
+	for (i = 0; i < 3000 && access(path, F_OK) != 0; i++)
+		nanosleep(&ts, NULL);
+}
+
+long ptrace(enum __ptrace_request req, ...)
+{
+	long (*real)(enum __ptrace_request, pid_t, void *, void *);
+	char path[4096];
+	void *addr, *data;
+	va_list ap;
+	pid_t pid;
+	FILE *f;
+
+	va_start(ap, req);
+	pid = va_arg(ap, pid_t);
+	addr = va_arg(ap, void *);
+	data = va_arg(ap, void *);
+	va_end(ap);
+
+	if (shim_path("ptrace.log", path, sizeof(path))) {
+		f = fopen(path, "ae");
+		if (f) {
+			fprintf(f, "%d %d\n", (int)req, (int)pid);
+			fclose(f);
+		}
+	}
+	if (req == PTRACE_SEIZE && hooked("seize"))
+		stall();
+	real = (long (*)(enum __ptrace_request, pid_t, void *, void *))
+		dlsym(RTLD_NEXT, "ptrace");
+	return real(req, pid, addr, data);
+}
+
+int close_range(unsigned int first, unsigned int last, int flags)
+{
+	int (*real)(unsigned int, unsigned int, int);
+
+	if (hooked("barrier"))
+		stall();
+	real = (int (*)(unsigned int, unsigned int, int))dlsym(RTLD_NEXT,
+							      "close_range");
+	return real(first, last, flags);
+}
