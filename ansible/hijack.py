@@ -258,6 +258,9 @@ class Connection(ConnectionBase):
 
         sshd hands COMMAND to the login shell, so each word is quoted.'''
         host = self.get_option('hijack_host')
+        # ssh would read a leading '-' as one of its options.
+        if host.startswith('-'):
+            raise AnsibleConnectionFailure('not a host name: %r' % host)
         cdir = os.path.expanduser(self.get_option('hijack_control_dir'))
         os.makedirs(cdir, mode=0o700, exist_ok=True)
         user = self.get_option('hijack_ssh_user')
