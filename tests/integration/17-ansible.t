@@ -52,6 +52,8 @@ bail() {
 
 # Ansible's own files stay in the test's directory, and only Debian's
 # Ansible runs (not one a user installed elsewhere in PATH).
+# The Python roots' cache stays the user's (pyroot.sh chose it already).
+export HIJACK_PYROOT_CACHE
 export HOME="$tmp/home" ANSIBLE_LOCAL_TEMP="$tmp/ansible-local"
 export ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=False
 export ANSIBLE_NOCOLOR=1 ANSIBLE_DEPRECATION_WARNINGS=False
