@@ -13,7 +13,7 @@ for tool in runc podman busybox python3 strace ss ps tar; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 33
+plan 46
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -24,7 +24,8 @@ teardown() {
 	distroless_down "$n" "$dl"
 	dockerlike_down "$n-bb" "$bb"
 	podman_down "$n-pd"
-	podman rmi -f "localhost/$n-img" >/dev/null 2>&1
+	podman_down "$n-pbb"
+	podman rmi -f "localhost/$n-img" "localhost/$n-bbimg" >/dev/null 2>&1
 	cleanup
 }
 trap teardown EXIT
@@ -95,70 +96,88 @@ is "$?:$("$HIJACK" "podman:$n-pd" --read-file=/note)" "0:in podman" "... and a f
 podman_down "$n-pd"
 
 # --- not a door -------------------------------------------------------------------
-dockerlike_up "$n-bb" "$bb" || bail "busybox runc container"
-B=$CT_PID
-cp "$DISTROLESS" "$bb/rootfs/bin/ptry"
 mkdir -m 700 "$tmp/hostonly"
 echo HOSTONLY >"$tmp/hostonly/secret"
 secret=$tmp/hostonly/secret
-# The debugging command: holds the host file open on fd 3, cwd the host's /.
-"$HIJACK" --tools "runc:$n-bb" -- sh -c "exec 3<'$secret'; cd /; exec sleep 4242" &
-dbg=$!
-i=0
-while [ $i -lt 100 ]; do
-	cpid=$(runc exec "$n-bb" sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "sleep 4242 " ] && echo ${d#/proc/}; done')
-	[ -n "$cpid" ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -n "$cpid" ] || bail "the debugging command is not visible in the container"
-diag "debugging command: pid $cpid in the container"
-ok 0 "the debugging command is in the container's pid namespace (pid $cpid there)"
-is "$(sed -n 's/^CapEff:\t//p' /proc/$(pgrep -P "$dbg" | head -1)/status 2>/dev/null)" \
-	"$(printf %016x $((0x$(sed -n 's/^CapEff:\t//p' "/proc/$B/status") | 1 << 35)))" \
-	"it holds the container's capabilities and the mark, no more"
-# A control: an ordinary process of the container is reachable this way.
-runc exec -d "$n-bb" sleep 4343
-ctl=$(runc exec "$n-bb" sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "sleep 4343 " ] && echo ${d#/proc/}; done')
-out=$(runc exec "$n-bb" sh -c "ls /proc/$ctl/root/bin/busybox && cat /proc/$ctl/environ | tr '\0' '\n' | head -1" 2>&1)
-like "$out" "/proc/$ctl/root/bin/busybox*" "control: the container's root reads another container process's /proc/PID/root"
+
+# inside CMD...: run CMD in the container under test as its engine execs.
+inside() { $engine_exec "$@"; }
+# pid_of ARGS: the pid, in the container, of the process whose command
+# line is ARGS, waiting for it to appear.
+pid_of() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		_p=$(inside sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "$1 " ] && echo ${d#/proc/}; done' sh "$1")
+		[ -n "$_p" ] && { echo "$_p"; return 0; }
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
 try() {
-	out=$(runc exec "$n-bb" sh -c "$1" 2>&1)
+	out=$(inside sh -c "$1" 2>&1)
 	case $out in
-	*HOSTONLY*) ok 1 "$2"; diag "got: $out" ;;
-	*) ok 0 "$2" ;;
+	*HOSTONLY*) ok 1 "$label: $2"; diag "got: $out" ;;
+	*) ok 0 "$label: $2" ;;
 	esac
 }
-try "cat /proc/$cpid/root$secret" "refused: /proc/PID/root to a host-only file"
-try "cat /proc/$cpid/cwd$secret" "refused: /proc/PID/cwd"
-try "cat /proc/$cpid/fd/3" "refused: /proc/PID/fd (a host file the command holds open)"
-try "ls /proc/$cpid/root/ /proc/$cpid/cwd/; cd /proc/$cpid/root$tmp/hostonly && cat secret" "refused: chdir through /proc/PID/root"
-try "for f in /proc/$cpid/map_files/*; do cat \$f; done" "refused: /proc/PID/map_files"
-try "cat /proc/$cpid/environ /proc/$cpid/mem" "refused: /proc/PID/environ and mem"
-out=$(runc exec "$n-bb" /bin/ptry ptrace "$cpid" 2>&1)
-is "$out" "ptrace $cpid: Operation not permitted" "refused: ptrace(PTRACE_SEIZE)"
-out=$(runc exec "$n-bb" sh -c "readlink /proc/$cpid/root /proc/$cpid/cwd /proc/$cpid/fd/3; echo rc=\$?" 2>&1)
-like "$out" "*rc=1*" "refused: even readlink of /proc/PID/root, cwd and fd"
-out=$(runc exec "$n-bb" sh -c 'cat /proc/self/mountinfo')
-case $out in */run/hijack*) ok 1 "the container's processes never see the command's mounts" ;;
-*) ok 0 "the container's processes never see the command's mounts" ;; esac
-kill "$dbg"
-wait "$dbg" 2>/dev/null
-dbg=
-# bash, which drops a difference between real and effective ids at start,
-# leaves the mark alone: its child is just as closed.
-"$HIJACK" --tools "runc:$n-bb" -- bash -c "exec 3<'$secret'; cd /; sleep 4244; :" &
-dbg=$!
-i=0
-while [ $i -lt 100 ]; do
-	cpid=$(runc exec "$n-bb" sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "sleep 4244 " ] && echo ${d#/proc/}; done')
-	[ -n "$cpid" ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -n "$cpid" ] || bail "the child of bash is not visible in the container"
-try "cat /proc/$cpid/root$secret /proc/$cpid/fd/3" "refused: a process bash started under --tools, through root and fd"
-kill "$dbg"
-wait "$dbg" 2>/dev/null
-dbg=
+
+# not_a_door LABEL TARGET INIT_PID: from a root process of the container
+# (the engine's exec), every path to a host-only file that the debugging
+# command holds open, with the host's / as its root and cwd.
+not_a_door() {
+	label=$1
+	"$HIJACK" --tools "$2" -- sh -c "exec 3<'$secret'; cd /; exec sleep 4242" &
+	dbg=$!
+	cpid=$(pid_of "sleep 4242") || bail "$label: the debugging command is not visible in the container"
+	ok 0 "$label: the debugging command is in the container's pid namespace (pid $cpid there)"
+	is "$(sed -n 's/^CapEff:\t//p' /proc/$(pgrep -P "$dbg" | head -1)/status 2>/dev/null)" \
+		"$(printf %016x $((0x$(sed -n 's/^CapEff:\t//p' "/proc/$3/status") | 1 << 35)))" \
+		"$label: it holds the container's capabilities and the mark, no more"
+	# A control: an ordinary process of the container is reachable this way.
+	inside sh -c 'sleep 4343 >/dev/null 2>&1 &'
+	ctl=$(pid_of "sleep 4343") || bail "$label: no control process"
+	out=$(inside sh -c "ls /proc/$ctl/root/bin/busybox" 2>&1)
+	is "$out" "/proc/$ctl/root/bin/busybox" "$label: control: another container process's /proc/PID/root is readable"
+	try "cat /proc/$cpid/root$secret" "refused: /proc/PID/root to a host-only file"
+	try "cat /proc/$cpid/cwd$secret" "refused: /proc/PID/cwd"
+	try "cat /proc/$cpid/fd/3" "refused: /proc/PID/fd (a host file the command holds open)"
+	try "ls /proc/$cpid/root/ /proc/$cpid/cwd/; cd /proc/$cpid/root$tmp/hostonly && cat secret" "refused: chdir through /proc/PID/root"
+	try "for f in /proc/$cpid/map_files/*; do cat \$f; done" "refused: /proc/PID/map_files"
+	try "cat /proc/$cpid/environ /proc/$cpid/mem" "refused: /proc/PID/environ and mem"
+	out=$(inside /bin/ptry ptrace "$cpid" 2>&1)
+	is "$out" "ptrace $cpid: Operation not permitted" "$label: refused: ptrace(PTRACE_SEIZE)"
+	out=$(inside sh -c "readlink /proc/$cpid/root /proc/$cpid/cwd /proc/$cpid/fd/3; echo rc=\$?" 2>&1)
+	like "$out" "*rc=1*" "$label: refused: even readlink of /proc/PID/root, cwd and fd"
+	out=$(inside cat /proc/self/mountinfo)
+	case $out in */run/hijack*) ok 1 "$label: the container's processes never see the command's mounts" ;;
+	*) ok 0 "$label: the container's processes never see the command's mounts" ;; esac
+	kill "$dbg"
+	wait "$dbg" 2>/dev/null
+	# bash drops a difference between real and effective ids at start; the
+	# mark is no id, and a process bash starts is just as closed.
+	"$HIJACK" --tools "$2" -- bash -c "exec 3<'$secret'; cd /; sleep 4244; :" &
+	dbg=$!
+	cpid=$(pid_of "sleep 4244") || bail "$label: the child of bash is not visible in the container"
+	try "cat /proc/$cpid/root$secret /proc/$cpid/fd/3" "refused: a process bash started under --tools, through root and fd"
+	kill "$dbg"
+	wait "$dbg" 2>/dev/null
+	dbg=
+}
+
+# runc, as Docker runs a container: root, Docker's default capabilities.
+dockerlike_up "$n-bb" "$bb" || bail "busybox runc container"
+cp "$DISTROLESS" "$bb/rootfs/bin/ptry"
+engine_exec="runc exec $n-bb"
+not_a_door runc "runc:$n-bb" "$CT_PID"
+
+# Podman, with its own default capabilities and seccomp profile.
+bb_rootfs "$tmp/bbimg" && cp "$DISTROLESS" "$tmp/bbimg/bin/ptry" &&
+	tar -C "$tmp/bbimg" -cf "$tmp/bbimg.tar" . &&
+	podman import "$tmp/bbimg.tar" "localhost/$n-bbimg" >/dev/null 2>&1 || bail "podman import (busybox)"
+CT_ID=$(podman --runtime runc run -d --name "$n-pbb" --ulimit nofile=1024:1024 \
+	--ulimit nproc=1024:1024 --network none "localhost/$n-bbimg" sleep 100000 2>/dev/null) ||
+	bail "podman run (busybox)"
+engine_exec="podman exec $n-pbb"
+not_a_door podman "podman:$n-pbb" "$(podman inspect -f '{{.State.Pid}}' "$n-pbb")"
 finish
