@@ -42,18 +42,8 @@ shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 extra=("$@")
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-HIJACK=${HIJACK:-$top/build/src/cli/hijack}
-FIXTURE=${FIXTURE:-$top/build/tests/integration/fixture}
-# In a build tree src/cli/hijack is libtool's wrapper script, which would
-# add a shell's start-up to every entry timed: time the binary itself,
-# with the build tree's libhijack.so.0.
-if [ -x "$(dirname "$HIJACK")/.libs/hijack" ]; then
-	LD_LIBRARY_PATH=$(cd "$(dirname "$HIJACK")/../.." && pwd)/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-	HIJACK=$(dirname "$HIJACK")/.libs/hijack
-fi
-[ "$(id -u)" = 0 ] || { echo "entry-latency: needs root (namespaces)" >&2; exit 1; }
+# shellcheck source=tests/bench/entry-lib.sh
+. "$(dirname "$0")/entry-lib.sh"
 command -v nsenter >/dev/null || { echo "entry-latency: needs nsenter (util-linux)" >&2; exit 1; }
 
 perf=$(command -v perf || true)
