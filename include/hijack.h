@@ -107,6 +107,8 @@ enum hijack_dir_mode {
  * @HIJACK_STEP_WAIT: waiting for the command.
  * @HIJACK_STEP_PTY: the command's pseudo-terminal.
  * @HIJACK_STEP_LIMITS: resource limits and OOM score adjustment.
+ * @HIJACK_STEP_FILE: reading or writing a file inside the target
+ *	(hijack_file_copy()).
  * @_HIJACK_STEP_MAX: the number of steps; not a step.
  */
 enum hijack_step {
@@ -131,6 +133,7 @@ enum hijack_step {
 	HIJACK_STEP_WAIT,
 	HIJACK_STEP_PTY,
 	HIJACK_STEP_LIMITS,
+	HIJACK_STEP_FILE,
 	_HIJACK_STEP_MAX,
 };
 
@@ -640,6 +643,103 @@ struct hijack_result {
 int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 	       char *const argv[], struct hijack_result *ret,
 	       struct hijack_diag *reterr_diag);
+
+/**
+ * HIJACK_TOOLS_DIR - where hijack_run_tools() mounts the container's root
+ *	by default.
+ */
+#define HIJACK_TOOLS_DIR "/run/hijack/root"
+
+/**
+ * hijack_run_tools() - run the caller's programs in the target's
+ *	confinement, with a filesystem view made for debugging.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build(); its mount namespace, root and working
+ *	directory choices are not used.
+ * @dir: where the container's root appears: an existing absolute path, or
+ *	NULL for HIJACK_TOOLS_DIR (made on a tmpfs over /run that only the
+ *	command sees, with the caller's /run entries bound back).
+ * @argv: the command; argv[0] is searched, on the caller's filesystem, in
+ *	the PATH of the plan's environment (hijack(1) puts the caller's
+ *	PATH there).
+ * @ret: how the command ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * As hijack_run(), but the command gets a mount namespace of its own: a
+ * private copy of the caller's, with the container's mounts on @dir and a
+ * new procfs of the target's pid namespace on /proc; its working directory
+ * is the target's under @dir.  Every other part of the plan applies, and
+ * one capability more: the command also holds one the container lacks
+ * (CAP_WAKE_ALARM, else CAP_BLOCK_SUSPEND), so that the kernel's ptrace
+ * access check keeps the container's processes from its /proc entries
+ * (root, cwd, fds, memory) and from ptrace: see hijack(1), SECURITY.
+ *
+ * Return: as hijack_run(); with step HIJACK_STEP_PLAN, -EPERM for a target
+ * holding CAP_SYS_PTRACE (or both marks), -EOPNOTSUPP for the syscall
+ * method, -EINVAL for a plan keeping the caller's capabilities.
+ */
+int hijack_run_tools(const struct hijack_target *t,
+		     const struct hijack_plan *plan, const char *dir,
+		     char *const argv[], struct hijack_result *ret,
+		     struct hijack_diag *reterr_diag);
+
+/**
+ * enum hijack_file_op - which way hijack_file_copy() copies.
+ * @HIJACK_FILE_READ: the file inside the target to the caller's fd.
+ * @HIJACK_FILE_WRITE: the caller's fd to the file inside the target,
+ *	replacing it atomically.
+ */
+enum hijack_file_op {
+	HIJACK_FILE_READ,
+	HIJACK_FILE_WRITE,
+};
+
+/**
+ * struct hijack_file - a file to copy into or out of the target.
+ * @op: see enum hijack_file_op.
+ * @path: the file, looked up inside the target (its root; a relative path
+ *	from its working directory).
+ * @fd: the caller's side: read to its end for HIJACK_FILE_WRITE, written
+ *	to for HIJACK_FILE_READ.  Never closed.
+ * @mode: HIJACK_FILE_WRITE only: the permission bits (07777 at most) of the
+ *	new file, or -1 for those of the file it replaces, 0644 for a new one.
+ */
+struct hijack_file {
+	enum hijack_file_op op;
+	const char *path;
+	int fd;
+	int mode;
+};
+
+/**
+ * hijack_file_copy() - copy a file into or out of the target, with no
+ *	program of the target's involved.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build(); its pseudo-terminal is not used.
+ * @f: what to copy.
+ * @ret: how the copying process ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * The copy is done by a child of the caller that has entered and is
+ * confined exactly as hijack_run()'s command would be (namespaces, root,
+ * cgroups, credentials, capabilities, seccomp filters), except for the
+ * LSM label, which the kernel applies only at exec.  So @path, and every
+ * symlink on the way, resolves inside the target's root, with its user's
+ * permissions.  A write goes to a new file in the same directory, which is
+ * fsync()ed and renamed over @path: a copy that fails or is interrupted
+ * leaves the old file whole.  The last component of @path, when a symlink,
+ * is followed (inside the target).  Signals are forwarded as by
+ * hijack_run().
+ *
+ * Return: 0 when the copy was done, or when the copying process was killed
+ * by a signal (@ret tells); a negative errno otherwise.  Step
+ * HIJACK_STEP_FILE means the file itself failed (-ENOENT, -EACCES,
+ * -EISDIR, -ENOSPC, -EROFS, ...), any other step that entering did.
+ */
+int hijack_file_copy(const struct hijack_target *t,
+		     const struct hijack_plan *plan,
+		     const struct hijack_file *f, struct hijack_result *ret,
+		     struct hijack_diag *reterr_diag);
 
 /**
  * struct hijack_container - a running container, as its engine records it.

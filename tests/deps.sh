@@ -9,7 +9,8 @@ build="autoconf automake libtool pkg-config gcc make libc6-dev
 	libcap-dev libseccomp-dev libmount-dev check libsubunit-dev libgsl-dev
 	libjansson-dev libsmartcols-dev lxc-dev"
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
-	zsh groff-base mandoc ministat docker.io containerd podman uidmap keyutils"
+	zsh groff-base mandoc ministat docker.io containerd podman uidmap keyutils
+	strace iproute2"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 	xz-utils cpio python3-ply"
 # --- packaging (tests/pkg/) ---

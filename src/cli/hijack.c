@@ -26,6 +26,8 @@
 #define EXIT_HIJACK_FAILED 125
 #define EXIT_CANNOT_EXEC 126
 #define EXIT_NOT_FOUND 127
+/* A file copy that failed on the file itself, as cat(1) says it. */
+#define EXIT_FILE_FAILED 1
 
 static void usage(void)
 {
@@ -58,6 +60,17 @@ static void usage(void)
 	      "     --root WHERE       target, keep or an absolute path (default target)\n"
 	      "     --wd WHERE         target, keep or a path (default target)\n"
 	      "     --explain[=FORMAT] print what would be done (text or json); run nothing\n"
+	      "     --tools[=DIR]      run the host's programs in the container's\n"
+	      "                        confinement: / is the host's, the container's\n"
+	      "                        root is on DIR (default /run/hijack/root), /proc\n"
+	      "                        is the container's (see hijack(1), SECURITY)\n"
+	      "\n"
+	      "Files, with no program of the container's (no command then):\n"
+	      "     --read-file PATH   copy PATH inside the container to standard output\n"
+	      "     --write-file PATH  replace PATH inside the container, atomically, with\n"
+	      "                        standard input\n"
+	      "     --mode MODE        octal mode of the written file (default: the old\n"
+	      "                        file's, 0644 for a new one)\n"
 	      "\n"
 	      "Confinement (default: everything as the target has it):\n"
 	      "     --user USER        run as this user (name or uid, looked up in the target)\n"
@@ -79,7 +92,8 @@ static void usage(void)
 	      " -V, --version          display version and features\n"
 	      "\n"
 	      "Exit status: the command's; 128+N if it was killed by signal N;\n"
-	      "125 if hijack failed, 126 if the command cannot run, 127 if not found.\n"
+	      "125 if hijack failed, 126 if the command cannot run, 127 if not found;\n"
+	      "a file copy: 0, or 1 when the file could not be read or written.\n"
 	      "For more details see hijack(1).\n",
 	      stdout);
 }
@@ -340,11 +354,18 @@ int main(int argc, char **argv)
 		return r < 0 ? EXIT_HIJACK_FAILED : EXIT_SUCCESS;
 	}
 
-	r = hijack_run(t, &plan, a.argv, &res, &d);
+	if (a.copy)
+		r = hijack_file_copy(t, &plan, &a.file, &res, &d);
+	else if (a.tools)
+		r = hijack_run_tools(t, &plan, a.tools_dir, a.argv, &res, &d);
+	else
+		r = hijack_run(t, &plan, a.argv, &res, &d);
 	hijack_plan_clear(&plan);
 	hijack_target_free(t);
 	cli_free(&a);
 	if (r < 0) {
+		if (d.step == HIJACK_STEP_FILE)
+			fail(&d, EXIT_FILE_FAILED);
 		if (d.step == HIJACK_STEP_EXEC)
 			fail(&d, d.err == ENOENT ? EXIT_NOT_FOUND :
 						   EXIT_CANNOT_EXEC);

@@ -34,6 +34,10 @@ enum {
 	OPT_LIMITS,
 	OPT_LIST,
 	OPT_JSON,
+	OPT_READ_FILE,
+	OPT_WRITE_FILE,
+	OPT_MODE,
+	OPT_TOOLS,
 };
 
 static const struct option longopts[] = {
@@ -68,6 +72,10 @@ static const struct option longopts[] = {
 	{ "limits",  required_argument, NULL, OPT_LIMITS },
 	{ "list",    no_argument,       NULL, OPT_LIST },
 	{ "json",    no_argument,       NULL, OPT_JSON },
+	{ "read-file",  required_argument, NULL, OPT_READ_FILE },
+	{ "write-file", required_argument, NULL, OPT_WRITE_FILE },
+	{ "mode",    required_argument, NULL, OPT_MODE },
+	{ "tools",   optional_argument, NULL, OPT_TOOLS },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -172,12 +180,55 @@ static int add_setenv(struct cli_args *a, const char *kv, char *err,
 	return 0;
 }
 
+static bool has_setenv(const struct cli_args *a, const char *name)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; i < a->nsetenv; i++)
+		if (strncmp(a->setenv[i], name, len) == 0 &&
+		    a->setenv[i][len] == '=')
+			return true;
+	return false;
+}
+
 void cli_free(struct cli_args *a)
 {
+	free(a->path_env);
+	a->path_env = NULL;
 	free(a->setenv);
 	a->setenv = NULL;
 	a->nsetenv = 0;
 	a->opts.setenv = NULL;
+}
+
+static int set_file(struct cli_args *a, enum hijack_file_op op,
+		    const char *path, char *err, size_t errlen)
+{
+	if (a->copy)
+		return fail("one --read-file or --write-file at a time");
+	if (!*path)
+		return fail("empty %s", op == HIJACK_FILE_READ ? "--read-file" :
+								"--write-file");
+	a->copy = true;
+	a->file.op = op;
+	a->file.path = path;
+	/* The caller's side: standard output or standard input. */
+	a->file.fd = op == HIJACK_FILE_READ ? 1 : 0;
+	return 0;
+}
+
+static int parse_mode(const char *s, int *ret, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (errno || end == s || *end || *s == '-' || v > 07777)
+		return fail("invalid --mode '%s': octal permission bits, 07777 at most",
+			    s);
+	*ret = (int)v;
+	return 0;
 }
 
 static int short_ns_option(int c, unsigned int *mask)
@@ -196,13 +247,19 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	      size_t errlen)
 {
 	struct hijack_opts *o = &a->opts;
-	bool have_pid = false;
-	int c, r = 0;
+	bool have_pid = false, have_mode = false;
+	int c, r = 0, mode = -1;
 
 	/* Tests parse many command lines in one process. */
 	optind = 0;
 	opterr = 0;
 	a->action = CLI_RUN;
+	a->target = NULL;
+	a->copy = false;
+	a->tools = false;
+	a->tools_dir = NULL;
+	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
+parse:
 	/* "+": stop at the command, whose options are its own. */
 	while (r == 0 && (c = getopt_long(argc, argv, "+:t:amuinpUCThV",
 					  longopts, NULL)) != -1) {
@@ -317,6 +374,23 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 		case OPT_JSON:
 			a->json = true;
 			break;
+		case OPT_READ_FILE:
+			r = set_file(a, HIJACK_FILE_READ, optarg, err, errlen);
+			break;
+		case OPT_WRITE_FILE:
+			r = set_file(a, HIJACK_FILE_WRITE, optarg, err, errlen);
+			break;
+		case OPT_TOOLS:
+			if (optarg && optarg[0] != '/')
+				return fail("invalid --tools '%s': an absolute directory",
+					    optarg);
+			a->tools = true;
+			a->tools_dir = optarg;
+			break;
+		case OPT_MODE:
+			r = parse_mode(optarg, &mode, err, errlen);
+			have_mode = true;
+			break;
 		case 'h':
 			a->action = CLI_HELP;
 			return 0;
@@ -338,24 +412,37 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	}
 	if (r < 0)
 		return r;
-	if (a->action == CLI_LIST) {
-		if (have_pid || optind < argc)
-			return fail("--list takes no target and no command");
-		return 0;
-	}
-	if (a->json)
-		return fail("--json goes with --list (for --explain: --explain=json)");
-	/* Without --pid, the first word after the options names the target. */
-	if (!have_pid) {
-		if (optind >= argc)
-			return fail("no target: give a container [ENGINE:]NAME or --pid PID");
+	/*
+	 * Without --pid, the first word after the options names the target;
+	 * options may follow it too ("hijack web --read-file=/etc/hosts"),
+	 * up to "--" or the command.
+	 */
+	if (!have_pid && !a->target && a->action != CLI_LIST &&
+	    optind < argc) {
 		a->target = argv[optind++];
 		if (!*a->target)
 			return fail("empty container name");
 		/* "hijack web -- ls -l": the "--" ends hijack's words. */
 		if (optind < argc && strcmp(argv[optind], "--") == 0)
 			optind++;
+		else
+			goto parse;
 	}
+	if (a->action == CLI_LIST) {
+		if (have_pid || a->target || optind < argc)
+			return fail("--list takes no target and no command");
+		return 0;
+	}
+	if (a->json)
+		return fail("--json goes with --list (for --explain: --explain=json)");
+	if (have_mode && (!a->copy || a->file.op != HIJACK_FILE_WRITE))
+		return fail("--mode goes with --write-file");
+	a->file.mode = mode;
+	if (have_pid && a->target)
+		return fail("a container '%s' and --pid: one target only",
+			    a->target);
+	if (!have_pid && !a->target)
+		return fail("no target: give a container [ENGINE:]NAME or --pid PID");
 	/* Selecting every type is the default: enter each that differs. */
 	if (o->ns_select == HIJACK_NS_ALL)
 		o->ns_select = 0;
@@ -363,6 +450,29 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 		return fail("--ns and --no-ns leave no namespace to enter");
 	if (o->creds == HIJACK_KEEP && (o->user || o->group))
 		return fail("--preserve-credentials cannot be combined with --user or --group");
+	if (a->tools && a->copy)
+		return fail("--tools runs a command; --read-file and --write-file need none");
+	if (a->tools && o->root_mode != HIJACK_DIR_TARGET)
+		return fail("--tools makes its own root: no --root");
+	/*
+	 * The host's programs are searched in the caller's PATH; an explicit
+	 * --setenv PATH=... still wins, as it comes first.
+	 */
+	if (a->tools && getenv("PATH") && !has_setenv(a, "PATH")) {
+		if (asprintf(&a->path_env, "PATH=%s", getenv("PATH")) < 0) {
+			a->path_env = NULL;
+			return fail("out of memory");
+		}
+		r = add_setenv(a, a->path_env, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	if (a->copy && optind < argc)
+		return fail("--%s-file takes no command",
+			    a->file.op == HIJACK_FILE_READ ? "read" : "write");
+	/* The bytes, not a terminal: no pseudo-terminal for a copy. */
+	if (a->copy)
+		o->pty = HIJACK_PTY_NEVER;
 	a->argv = optind < argc ? argv + optind : default_argv;
 	return 0;
 }

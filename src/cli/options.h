@@ -22,6 +22,11 @@ struct cli_args {
 	enum cli_action action;
 	const char *target;	/* "[ENGINE:]NAME", or NULL with --pid */
 	bool json;		/* --list --json */
+	bool copy;		/* --read-file or --write-file: file holds it */
+	struct hijack_file file;
+	bool tools;		/* --tools[=DIR] */
+	const char *tools_dir;	/* NULL: the default */
+	char *path_env;		/* owned: "PATH=" the caller's, with --tools */
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;

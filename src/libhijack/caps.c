@@ -15,6 +15,7 @@
  * command may end up stricter than its target, never freer.
  */
 #include <stdio.h>
+#include <linux/securebits.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
 
@@ -185,4 +186,49 @@ int hj_caps_apply_final(const struct hijack_caps *want, struct hijack_diag *d)
 				   want->prm, want->eff);
 	(void)prctl(PR_SET_KEEPCAPS, 0);
 	return 0;
+}
+
+/*
+ * The copier of hijack_file_copy() does not exec, so the kernel never
+ * applies the transformation at the top of this file: apply it here, to
+ * the sets the confinement left, so that the copier holds what a command
+ * would hold after execve() of a program without file capabilities.
+ * Only P and E matter to a process that will not exec; both can only be
+ * lowered.
+ */
+int hj_caps_as_after_exec(struct hijack_diag *d)
+{
+	bool nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
+	_cleanup_cap_ cap_t c = NULL;
+	_cleanup_iab_ cap_iab_t iab = NULL;
+	struct hijack_caps now, after = { 0 };
+	uid_t ruid, euid, suid;
+	bool root;
+	int bits, r;
+
+	c = cap_get_proc();
+	iab = cap_iab_get_proc();
+	if (!c || !iab || getresuid(&ruid, &euid, &suid) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CAPS, errno,
+				   "read own capability sets");
+	r = from_libcap(c, iab, &now);
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_CAPS, r,
+				   "read own capability sets");
+	bits = prctl(PR_GET_SECUREBITS);
+	root = (ruid == 0 || euid == 0) &&
+	       !(bits >= 0 && (bits & SECBIT_NOROOT));
+	if (root) {
+		after.prm = now.inh | now.bnd;
+		if (nnp)
+			after.prm &= now.prm;
+		/* The file's effective bit counts as set for euid 0 only. */
+		after.eff = euid == 0 ? after.prm : 0;
+	} else {
+		after.prm = after.eff = now.amb;
+	}
+	after.prm &= now.prm;
+	after.eff &= after.prm;
+	after.inh = now.inh;
+	return hj_caps_apply_final(&after, d);
 }

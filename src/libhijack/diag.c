@@ -29,6 +29,7 @@ static const char *const step_names[_HIJACK_STEP_MAX] = {
 	[HIJACK_STEP_WAIT] = "wait",
 	[HIJACK_STEP_PTY] = "terminal",
 	[HIJACK_STEP_LIMITS] = "limits",
+	[HIJACK_STEP_FILE] = "file",
 };
 
 HIJACK_EXPORT const char *hijack_step_name(enum hijack_step step)

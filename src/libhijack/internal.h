@@ -74,6 +74,7 @@ void hj_caps_plan(const struct hijack_caps *target, bool root, bool nnp,
 		  struct hijack_caps *ret, char *note, size_t size);
 int hj_caps_apply_iab(const struct hijack_caps *want, struct hijack_diag *d);
 int hj_caps_apply_final(const struct hijack_caps *want, struct hijack_diag *d);
+int hj_caps_as_after_exec(struct hijack_diag *d);
 
 /* cgroup.c */
 void hj_cgroups_free(struct hijack_cgroup *cg, size_t n);
@@ -145,6 +146,27 @@ void hj_pty_finish(struct hj_pty *pty);
 #define HIJACK_TAKE_CRED 0x8u
 
 int hj_syscall_flags(const struct hijack_plan *plan);
+
+/* spawn.c: what hj_spawn() does beside running argv as hijack_run() does */
+struct hj_spawn_how {
+	const struct hijack_file *file;	/* copy it instead of exec (files.c) */
+	bool tools;			/* the --tools view (tools.c) */
+	const char *tools_dir;		/* NULL: HIJACK_TOOLS_DIR */
+};
+
+int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
+	     char *const argv[], const struct hj_spawn_how *how,
+	     struct hijack_result *ret, struct hijack_diag *d);
+
+/* tools.c */
+int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
+		   struct hijack_diag *d);
+void hj_tools_caps(struct hijack_caps *c, int marker, bool root);
+int hj_tools_child(const struct hijack_target *t, const char *dir,
+		   const char *cwd, struct hijack_diag *d);
+
+/* files.c: in the confined child, in place of exec */
+int hj_file_child(const struct hijack_file *f, struct hijack_diag *d);
 
 /*
  * container.c and engine-*.c: naming containers.  Each engine is one file

@@ -31,6 +31,11 @@
  * The status pipe is O_CLOEXEC: it reads EOF once every process holding
  * its write end has exec'd or exited; a message before EOF is a failure
  * report, sent as one write() below PIPE_BUF, so it arrives whole.
+ *
+ * hijack_file_copy() runs the same way, but the confined child copies a
+ * file (files.c) instead of exec'ing: it says MSG_STARTED where the exec
+ * would have closed the pipe, and a failure of the copy comes after it,
+ * read once the child has ended.
  */
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -58,6 +63,7 @@ enum msg_kind {
 	MSG_DIAG = 1,
 	MSG_PID,
 	MSG_EXEC,	/* the command's process is about to exec */
+	MSG_STARTED,	/* a file copy begins: as good as an exec */
 };
 
 struct msg {
@@ -70,6 +76,11 @@ struct spawn {
 	const struct hijack_target *t;
 	const struct hijack_plan *p;
 	char *const *argv;
+	const struct hijack_file *file;	/* copy this instead of exec */
+	bool tools;			/* --tools: the host's view (tools.c) */
+	const char *tools_dir;
+	char tools_cwd[4096];		/* the target's, under tools_dir */
+	int tools_marker;		/* the capability that marks it */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
 	int nsfds[_HIJACK_NS_MAX];
@@ -278,7 +289,12 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	const struct hijack_plan *p = s->p;
 	bool creds = !(s->kernel_took & HIJACK_TAKE_CRED);
 	bool final_caps = creds && p->caps_mode == HIJACK_FROM_TARGET;
+	struct hijack_caps caps = p->caps;
 	int r;
+
+	/* --tools: one capability the container lacks marks it (tools.c). */
+	if (s->tools)
+		hj_tools_caps(&caps, s->tools_marker, p->creds.euid == 0);
 
 	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
 		r = hj_creds_apply(&p->creds, d);
@@ -296,7 +312,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	if (r < 0)
 		return r;
 	if (final_caps) {
-		r = hj_caps_apply_iab(&p->caps, d);
+		r = hj_caps_apply_iab(&caps, d);
 		if (r < 0)
 			return r;
 	}
@@ -328,7 +344,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 			return r;
 	}
 	if (final_caps) {
-		r = hj_caps_apply_final(&p->caps, d);
+		r = hj_caps_apply_final(&caps, d);
 		if (r < 0)
 			return r;
 	}
@@ -337,16 +353,74 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	return 0;
 }
 
+/* Exit status of a copy that failed on the file: as cat(1)'s. */
+#define FILE_FAILED 1
+
+/*
+ * Close every fd but 0-2, the status pipe and the copy's own: an exec
+ * would have closed them (they are close-on-exec since the fd barrier),
+ * and some are the host's (/proc/PID, cgroup files, namespaces).
+ */
+static int close_span(int first, int last)
+{
+	return first > last ? 0 : close_range((unsigned int)first,
+					      (unsigned int)last, 0);
+}
+
+static void close_all_but(int keep1, int keep2)
+{
+	int lo = keep1 < keep2 ? keep1 : keep2;
+	int hi = keep1 < keep2 ? keep2 : keep1;
+	long fd, max;
+
+	if (close_span(3, lo - 1) == 0 && close_span(lo + 1, hi - 1) == 0 &&
+	    close_range((unsigned int)hi + 1, ~0U, 0) == 0)
+		return;
+	/* A filter may refuse close_range(2); close(2) it cannot. */
+	max = sysconf(_SC_OPEN_MAX);
+	for (fd = 3; fd < max; fd++)
+		if (fd != keep1 && fd != keep2)
+			(void)close((int)fd);
+}
+
+/*
+ * The copy, in place of the exec: first become what the exec would have
+ * made of us.  Its fds are closed, its capabilities transformed as
+ * execve() would (caps.c), and it is made non-dumpable: its memory is
+ * hijack's, the host's, and must not be read or traced from the container.
+ */
+static _Noreturn void child_file(struct spawn *s)
+{
+	struct msg m = { .kind = MSG_STARTED };
+	struct hijack_diag d = { 0 };
+	int keep = s->file->fd > 2 ? s->file->fd : s->status_w;
+
+	close_all_but(s->status_w, keep);
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		(void)hj_diag_set(&d, HIJACK_STEP_FDS, errno, "PR_SET_DUMPABLE");
+		child_fail(s, &d, 125);
+	}
+	if (hj_caps_as_after_exec(&d) < 0)
+		child_fail(s, &d, 125);
+	send_msg(s->status_w, &m);
+	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	if (hj_file_child(s->file, &d) < 0)
+		child_fail(s, &d, FILE_FAILED);
+	_exit(0);
+}
+
 static _Noreturn void child_exec(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
 	struct msg m = { .kind = MSG_EXEC };
-	int code;
+	int code, err;
 
 	close_fdp(&s->status_r);
-	if (child_session(&d) < 0 || child_dirs(s, &d) < 0 ||
+	if (child_session(&d) < 0 || (!s->tools && child_dirs(s, &d) < 0) ||
 	    child_confine(s, &d) < 0)
 		child_fail(s, &d, 125);
+	if (s->file)
+		child_file(s);
 
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	/*
@@ -360,8 +434,15 @@ static _Noreturn void child_exec(struct spawn *s)
 	execvp(s->argv[0], s->argv);
 
 	/* As shells do: 127 when there is no such command, 126 otherwise. */
-	code = errno == ENOENT ? 127 : 126;
-	(void)hj_diag_set(&d, HIJACK_STEP_EXEC, errno, "%s", s->argv[0]);
+	err = errno;
+	code = err == ENOENT ? 127 : 126;
+	/* A distroless container: say what can still be done. */
+	if (code == 127 && !s->tools && access("/bin/sh", X_OK) < 0)
+		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, ENOENT,
+				  "%s (the container has no /bin/sh; hijack --tools runs the host's programs in it)",
+				  s->argv[0]);
+	else
+		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, err, "%s", s->argv[0]);
 	child_fail(s, &d, code);
 }
 
@@ -409,6 +490,11 @@ static _Noreturn void child_relay(struct spawn *s)
 	pid_t pid;
 
 	child_cgroups(s);
+	if (s->tools) {
+		(void)hj_diag_set(&d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+				  "--tools needs a caller privileged on the host");
+		child_fail(s, &d, 125);
+	}
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
 	s->relay_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
@@ -436,6 +522,9 @@ static _Noreturn void child_direct(struct spawn *s)
 	/* /proc/thread-self is this process's only until the mount ns changes. */
 	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
 	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+		child_fail(s, &d, 125);
+	/* Host side still: build the view, then enter all but mnt. */
+	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd, &d) < 0)
 		child_fail(s, &d, 125);
 	if (child_enter_ns(s, &d) < 0)
 		child_fail(s, &d, 125);
@@ -521,6 +610,8 @@ static int read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
 			*ret_pid = m.pid;
 		} else if (m.kind == MSG_EXEC) {
 			exec = true;
+		} else if (m.kind == MSG_STARTED) {
+			return r;
 		} else if (r == 0) {
 			if (d)
 				*d = m.diag;
@@ -816,12 +907,40 @@ started:
 	return cmd;
 }
 
-HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
-			     const struct hijack_plan *p, char *const argv[],
-			     struct hijack_result *ret, struct hijack_diag *d)
+/*
+ * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
+ * for the view of its own, remember the target's cwd (a path inside the
+ * container, used only under the tools directory).
+ */
+static int spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
+			     struct hijack_diag *d)
 {
+	ssize_t n;
+	int r;
+
+	if (how->tools_dir && how->tools_dir[0] != '/')
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--tools directory '%s': an absolute path",
+				   how->tools_dir);
+	r = hj_tools_check(s->p, &s->tools_marker, d);
+	if (r < 0)
+		return r;
+	s->tools = true;
+	s->tools_dir = how->tools_dir;
+	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
+	n = readlinkat(s->t->procfd, "cwd", s->tools_cwd,
+		       sizeof(s->tools_cwd) - 1);
+	s->tools_cwd[n > 0 ? n : 0] = '\0';
+	return 0;
+}
+
+int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
+	     char *const argv[], const struct hj_spawn_how *how,
+	     struct hijack_result *ret, struct hijack_diag *d)
+{
+	const struct hijack_file *file = how ? how->file : NULL;
 	struct spawn s = {
-		.t = t, .p = p, .argv = argv, .method = p->method,
+		.t = t, .p = p, .argv = argv, .file = file, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
 		.lsmfd = -EBADF, .relay_pidfd = -EBADF,
@@ -837,11 +956,16 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 		s.nsfds[i] = -EBADF;
 	hj_pty_init(&pty);
 	s.pty = &pty;
-	if (!argv || !argv[0])
+	if (!file && (!argv || !argv[0]))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "no command");
+	if (how && how->tools) {
+		r = spawn_tools_setup(&s, how, d);
+		if (r < 0)
+			return r;
+	}
 
-	r = open_dirs(&s, d);
+	r = s.tools ? 0 : open_dirs(&s, d);
 	if (r < 0)
 		goto out;
 	r = open_cgroups(&s, d);
@@ -854,7 +978,8 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 	status_r = fds[0];
 	s.status_r = status_r;
 	s.status_w = fds[1];
-	r = hj_pty_prepare(&pty, p, d);
+	/* A copy's bytes go to the caller's fds as they are. */
+	r = file ? 0 : hj_pty_prepare(&pty, p, d);
 	if (r < 0)
 		goto out;
 	/* The command inherits the target's OOM score from us (limits.c). */
@@ -884,6 +1009,15 @@ HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
 		} else {
 			r = wait_forwarding(cmd, &set, &pty, &status, d);
 		}
+		/*
+		 * What the copy said after MSG_STARTED, if it failed; it never
+		 * sends MSG_EXEC, so its EOF alone means it ended.
+		 */
+		if (r == 0 && file) {
+			r = read_status(status_r, &cmd, d);
+			if (r == -ECANCELED)
+				r = 0;
+		}
 		if (r == 0 && ret) {
 			ret->status = status;
 			ret->pid = cmd;
@@ -897,4 +1031,22 @@ out:
 	hj_pty_finish(&pty);
 	spawn_close(&s);
 	return r < 0 ? r : 0;
+}
+
+HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
+			     const struct hijack_plan *p, char *const argv[],
+			     struct hijack_result *ret, struct hijack_diag *d)
+{
+	return hj_spawn(t, p, argv, NULL, ret, d);
+}
+
+HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
+				   const struct hijack_plan *p,
+				   const char *dir, char *const argv[],
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
+{
+	struct hj_spawn_how how = { .tools = true, .tools_dir = dir };
+
+	return hj_spawn(t, p, argv, &how, ret, d);
 }

@@ -249,3 +249,60 @@ runc_start() {
 	CT_PID=$(runc state "$1" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
 	[ -n "$CT_PID" ] && [ "$CT_PID" -gt 0 ]
 }
+
+# --- Docker-like runc containers ----------------------------------------------
+#   distroless_up NAME DIR BIN   a runc container whose rootfs holds BIN (a
+#                                static program) as /app and nothing else: no
+#                                shell, no libc; sets CT_PID
+#   dockerlike_up NAME DIR       the same with a busybox root, running sleep
+#   distroless_down NAME DIR / dockerlike_down NAME DIR
+# Both run as Docker runs a container by default: as root, with Docker's
+# default capabilities and without no_new_privs; their root is writable,
+# with a 64 KiB tmpfs on /small.
+
+_runc_dockerlike() {
+	(cd "$2" && runc spec) || return 1
+	python3 - "$2/config.json" "$1" "$3" <<'PY' || return 1
+import json, sys
+path, name, args = sys.argv[1], sys.argv[2], sys.argv[3].split()
+c = json.load(open(path))
+c["process"]["terminal"] = False
+c["process"]["args"] = args
+c["root"]["readonly"] = False
+c["hostname"] = name
+c["process"]["noNewPrivileges"] = False
+caps = ["CAP_" + n for n in ("CHOWN DAC_OVERRIDE FSETID FOWNER MKNOD NET_RAW "
+        "SETGID SETUID SETFCAP SETPCAP NET_BIND_SERVICE SYS_CHROOT KILL "
+        "AUDIT_WRITE").split()]
+for k in ("bounding", "effective", "permitted"):
+    c["process"]["capabilities"][k] = caps
+c["process"]["capabilities"].pop("inheritable", None)
+c["process"]["capabilities"].pop("ambient", None)
+c["mounts"].append({"destination": "/small", "type": "tmpfs",
+                    "source": "tmpfs", "options": ["size=64k", "mode=1777"]})
+json.dump(c, open(path, "w"))
+PY
+	(cd "$2" && runc run -d "$1" >/dev/null 2>&1 </dev/null) || return 1
+	CT_PID=$(runc state "$1" | sed -n 's/^ *"pid": \([0-9]*\),*$/\1/p')
+	[ -n "$CT_PID" ] && [ "$CT_PID" -gt 0 ]
+}
+
+distroless_up() {
+	rm -rf "$2"
+	mkdir -p "$2/rootfs" || return 1
+	cp "$3" "$2/rootfs/app" || return 1
+	_runc_dockerlike "$1" "$2" /app
+}
+
+dockerlike_up() {
+	bb_rootfs "$2/rootfs" || return 1
+	_runc_dockerlike "$1" "$2" "sleep 100000"
+}
+
+distroless_down() {
+	runc_down "$@"
+}
+
+dockerlike_down() {
+	runc_down "$@"
+}

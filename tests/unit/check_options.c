@@ -187,6 +187,49 @@ START_TEST(targets)
 }
 END_TEST
 
+/* --read-file/--write-file, and options after TARGET. */
+START_TEST(files)
+{
+	ck_assert_int_eq(PARSE("web", "--read-file=/etc/hosts"), 0);
+	ck_assert_str_eq(a.target, "web");
+	ck_assert(a.copy);
+	ck_assert_int_eq(a.file.op, HIJACK_FILE_READ);
+	ck_assert_str_eq(a.file.path, "/etc/hosts");
+	ck_assert_int_eq(a.file.fd, 1);
+	ck_assert_int_eq(a.file.mode, -1);
+	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_NEVER);
+	ck_assert_int_eq(PARSE("--user=0", "web", "--write-file", "/x", "--mode=0600"), 0);
+	ck_assert_int_eq(a.file.op, HIJACK_FILE_WRITE);
+	ck_assert_int_eq(a.file.fd, 0);
+	ck_assert_int_eq(a.file.mode, 0600);
+	ck_assert_str_eq(a.opts.user, "0");
+	ck_assert_int_eq(PARSE("--pid=3", "--write-file=rel", "--mode=4755"), 0);
+	ck_assert_int_eq(a.file.mode, 04755);
+	ck_assert_str_eq(a.file.path, "rel");
+	/* Options after TARGET are hijack's until "--" or the command. */
+	ck_assert_int_eq(PARSE("web", "-n", "ip", "-n", "a"), 0);
+	ck_assert_uint_eq(a.opts.ns_select, HIJACK_NS_BIT(HIJACK_NS_NET));
+	ck_assert_str_eq(a.argv[0], "ip");
+	ck_assert_str_eq(a.argv[1], "-n");
+	ck_assert(!a.copy);
+	ck_assert_int_eq(PARSE("--tools", "web", "strace", "-p", "1"), 0);
+	ck_assert(a.tools);
+	ck_assert_ptr_null(a.tools_dir);
+	ck_assert_str_eq(a.argv[0], "strace");
+	ck_assert_ptr_nonnull(a.opts.setenv);
+	ck_assert(strncmp(a.opts.setenv[0], "PATH=", 5) == 0);
+	cli_free(&a);
+	ck_assert_int_eq(PARSE("web", "--tools=/mnt", "--setenv=PATH=/x"), 0);
+	ck_assert_str_eq(a.tools_dir, "/mnt");
+	ck_assert_str_eq(a.opts.setenv[0], "PATH=/x");
+	ck_assert_ptr_null(a.opts.setenv[1]);
+	cli_free(&a);
+	ck_assert_int_eq(PARSE("web", "--", "--read-file=x"), 0);
+	ck_assert(!a.copy);
+	ck_assert_str_eq(a.argv[0], "--read-file=x");
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	static const struct {
@@ -220,6 +263,17 @@ START_TEST(bad_input)
 		{ { "--pid", "1", "--limits=none" }, "invalid --limits 'none': target or keep" },
 		{ { "--pid", "1", "--user=" }, "empty --user" },
 		{ { "--preserve-credentials", "--user=x", "--pid=1" }, "--preserve-credentials cannot be combined with --user or --group" },
+		{ { "web", "--read-file=/a", "--write-file=/b" }, "one --read-file or --write-file at a time" },
+		{ { "web", "--read-file=" }, "empty --read-file" },
+		{ { "web", "--read-file=/a", "--mode=600" }, "--mode goes with --write-file" },
+		{ { "web", "--mode=600" }, "--mode goes with --write-file" },
+		{ { "web", "--write-file=/a", "--mode=8" }, "invalid --mode '8': octal permission bits, 07777 at most" },
+		{ { "web", "--write-file=/a", "--mode=17777" }, "invalid --mode '17777': octal permission bits, 07777 at most" },
+		{ { "web", "--read-file=/a", "cat" }, "--read-file takes no command" },
+		{ { "web", "--pid=1" }, "a container 'web' and --pid: one target only" },
+		{ { "web", "--tools=rel" }, "invalid --tools 'rel': an absolute directory" },
+		{ { "web", "--tools", "--read-file=/a" }, "--tools runs a command; --read-file and --write-file need none" },
+		{ { "web", "--tools", "--root=/x" }, "--tools makes its own root: no --root" },
 	};
 	size_t i;
 
@@ -252,6 +306,7 @@ int main(void)
 	tcase_add_test(tc, methods_and_dirs);
 	tcase_add_test(tc, confinement);
 	tcase_add_test(tc, targets);
+	tcase_add_test(tc, files);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
