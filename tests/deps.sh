@@ -23,6 +23,10 @@ fresh="debootstrap git"
 # make check compares the library's ABI with abi/libhijack.abi (abidiff)
 # and checks the exported symbols (nm, from binutils).
 test="$test abigail-tools binutils"
+# tests/bench/entry-latency.sh: bc for its arithmetic, perf (task-clock)
+# and strace for the per-phase breakdown and the system call counts, GNU
+# time for the peak RSS.
+test="$test bc linux-perf strace time"
 # A fourth group, pkg: what building the Debian packages, linting them and
 # running their autopkgtests needs (tests/pkg/ci.sh).
 pkg="debhelper dpkg-dev fakeroot lintian autopkgtest git gcc libc6-dev"
