@@ -57,7 +57,7 @@ enum hijack_ns {
 
 /**
  * enum hijack_method - how the namespaces are entered.
- * @HIJACK_METHOD_AUTO: the syscall when the kernel publishes it and the plan
+ * @HIJACK_METHOD_AUTO: the syscall when the kernel has it and the plan
  *	allows it, else pidfd, else nsfd.
  * @HIJACK_METHOD_PIDFD: one setns(pidfd, mask) call (Linux 5.8).
  * @HIJACK_METHOD_NSFD: one setns() per /proc/PID/ns file.
@@ -558,13 +558,14 @@ const char *hijack_method_name(enum hijack_method m);
 const char *hijack_step_name(enum hijack_step step);
 
 /**
- * hijack_syscall_nr() - the hijack(2) number the running kernel publishes.
+ * hijack_syscall_nr() - the hijack(2) number, if the running kernel has it.
  *
- * Reads /sys/kernel/hijack/syscall_nr; a number is never guessed, because an
- * unpatched or newer kernel may use it for another call.
+ * The number (__NR_hijack of the kernel patch) is used only after probing
+ * it with invalid arguments that hijack(2) answers with EINVAL, EBADF and
+ * E2BIG in turn, calls that cannot act on anything whatever system call a
+ * kernel gives that number to (see hijack(2)).
  *
- * Return: the number, -ENOSYS when the kernel does not publish one, or
- * another negative errno when the file cannot be read or parsed.
+ * Return: the number, or -ENOSYS when the kernel has no hijack(2).
  */
 long hijack_syscall_nr(void);
 

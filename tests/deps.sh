@@ -1,22 +1,32 @@
 #!/bin/sh
 # deps.sh [build] [test] [kernel]: install, with apt-get, the Debian 12
 # packages hijack needs to build (build), to run its tests (test), and to
-# build and boot its kernel and the fork-path gate (kernel).  No argument:
-# build and test.  Idempotent; needs root.
+# build and boot its kernel and the fork-path gate (kernel), to fuzz
+# (fuzz: clang and libFuzzer), and to try a brand-new Debian 12
+# (fresh: tests/fresh-debian.sh).  No argument: build and test.  Idempotent;
+# needs root.  --list prints the packages of the groups named (or of every
+# group, "all") instead, one a line, for tests/deps-check.py.
 set -eu
 
-build="autoconf automake libtool pkg-config gcc make libc6-dev
+build="autoconf automake libtool pkgconf gcc binutils make libc6-dev
 	libcap-dev libseccomp-dev libmount-dev check libsubunit-dev libgsl-dev
 	libjansson-dev libsmartcols-dev lxc-dev"
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
-	zsh groff-base mandoc ministat docker.io containerd podman uidmap keyutils
-	strace iproute2"
+	zsh groff-base mandoc ministat shfmt docker.io containerd podman uidmap
+	keyutils strace iproute2
+	parallel openssh-server openssh-client"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
-	xz-utils cpio python3-ply"
+	xz-utils cpio python3-ply patch rsync gcc-aarch64-linux-gnu"
+fuzz="clang libclang-rt-14-dev"
+fresh="debootstrap git"
 # --- packaging (tests/pkg/) ---
 # make check compares the library's ABI with abi/libhijack.abi (abidiff)
 # and checks the exported symbols (nm, from binutils).
 test="$test abigail-tools binutils"
+# tests/bench/entry-latency.sh: bc for its arithmetic, perf (task-clock)
+# and strace for the per-phase breakdown and the system call counts, GNU
+# time for the peak RSS.
+test="$test bc linux-perf strace time"
 # --- ansible (17-ansible.t, tests/bench/ansible-fanout.sh) ---
 # Debian's Ansible (ansible-core; ansible for community.docker.nsenter,
 # the fan-out comparison), and OpenSSH for the plugin's remote hosts.
@@ -27,6 +37,12 @@ test="$test ansible-core ansible openssh-client openssh-server"
 pkg="debhelper dpkg-dev fakeroot lintian autopkgtest git gcc libc6-dev"
 # --- end packaging ---
 
+list=""
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+	[ $# -gt 0 ] || set -- all
+fi
 [ $# -gt 0 ] || set -- build test
 want=""
 for group in "$@"; do
@@ -35,9 +51,16 @@ for group in "$@"; do
 	test) want="$want $test" ;;
 	kernel) want="$want $kernel" ;;
 	pkg) want="$want $pkg" ;;
-	*) echo "deps.sh: unknown group '$group' (known: build test kernel pkg)" >&2; exit 2 ;;
+	fuzz) want="$want $fuzz" ;;
+	fresh) want="$want $fresh" ;;
+	all) want="$want $build $test $kernel $pkg $fuzz $fresh" ;;
+	*) echo "deps.sh: unknown group '$group' (known: build test kernel pkg fuzz fresh all)" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$list" ]; then
+	printf '%s\n' $want
+	exit 0
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: installing packages needs root: run it with sudo" >&2

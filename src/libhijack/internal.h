@@ -91,6 +91,8 @@ int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 			   struct hijack_plan *p, struct hijack_diag *d);
 int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
 			 struct hijack_diag *d);
+int hj_seccomp_plan_stream(FILE *f, const char *name, struct hijack_plan *p,
+			   struct hijack_diag *d);
 int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d);
 
 /* lsm.c */
@@ -139,13 +141,19 @@ void hj_pty_handle(struct hj_pty *pty, const struct pollfd *pfd, int n);
 void hj_pty_resize(struct hj_pty *pty);
 void hj_pty_finish(struct hj_pty *pty);
 
-/* syscall.c; the flags mirror include/uapi/linux/hijack.h of kernel-patch/ */
-#define HIJACK_TAKE_NS 0x1u
-#define HIJACK_TAKE_FS 0x2u
-#define HIJACK_TAKE_CGROUP 0x4u
-#define HIJACK_TAKE_CRED 0x8u
+/*
+ * syscall.c.  HIJACK_TAKE_* mirror include/uapi/linux/hijack.h of
+ * kernel-patch/; HJ_SYSCALL_NS is ours: the plan takes namespaces, whose
+ * CLONE_NEW* mask hj_syscall_ns_mask() gives.
+ */
+#define HIJACK_TAKE_FS 0x01u
+#define HIJACK_TAKE_CGROUP 0x02u
+#define HIJACK_TAKE_CRED 0x04u
+#define HJ_SYSCALL_NS 0x100u
 
 int hj_syscall_flags(const struct hijack_plan *plan);
+unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan);
+long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd);
 
 /* spawn.c: what hj_spawn() does beside running argv as hijack_run() does */
 struct hj_spawn_how {

@@ -156,7 +156,7 @@ static int plan_method(const struct hijack_opts *o, struct hijack_plan *p,
 					   "method syscall: the running kernel has no hijack system call");
 		if (hj_syscall_flags(p) < 0)
 			return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
-					   "method syscall: it enters all differing namespaces and the target's root together");
+					   "method syscall: it takes the target's root only with its mount namespace, and that namespace only with the target's root");
 		p->method = o->method;
 		return 0;
 	case HIJACK_METHOD_PIDFD:

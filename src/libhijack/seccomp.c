@@ -221,27 +221,45 @@ static int parse_errno(const char *s)
 	return -EINVAL;
 }
 
-/* One action word (+ argument), from the tokens of a policy line. */
-static int parse_action(char **tok, size_t ntok, size_t *used, uint32_t *ret)
+/* "42": the value a tracer is told by the trace action, 0..65535. */
+static int parse_trace(const char *s)
 {
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 0xffff)
+		return -EINVAL;
+	return (int)v;
+}
+
+#define POLICY_SEPARATORS " \t\r\n"
+
+/*
+ * One action word, and its argument where it takes one (read from the
+ * same line through @save).
+ */
+static int parse_action(const char *word, char **save, uint32_t *ret)
+{
+	const char *arg;
 	size_t i;
 	int v;
 
 	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
-		if (strcmp(tok[0], actions[i].name) != 0)
+		if (strcmp(word, actions[i].name) != 0)
 			continue;
-		*used = 1;
 		*ret = actions[i].action;
 		if (!actions[i].takes_arg)
 			return 0;
-		if (ntok < 2)
+		arg = strtok_r(NULL, POLICY_SEPARATORS, save);
+		if (!arg)
 			return -EINVAL;
-		v = strcmp(tok[0], "errno") == 0 ? parse_errno(tok[1]) :
-						   atoi(tok[1]);
+		v = actions[i].action == SCMP_ACT_ERRNO(0) ? parse_errno(arg) :
+							       parse_trace(arg);
 		if (v < 0 || v > 0xffff)
 			return -EINVAL;
 		*ret |= (uint32_t)v;
-		*used = 2;
 		return 0;
 	}
 	return -EINVAL;
@@ -254,92 +272,102 @@ static void ctx_release(scmp_filter_ctx *ctx)
 }
 
 /*
+ * One line, comment already cut off.  The names after the action are
+ * taken one by one as they are split off, with no table of tokens: an
+ * earlier version kept 64 and silently ignored the rest of the line, so
+ * the 65th name of a "kill ..." line stayed allowed.
+ */
+static int parse_policy_line(char *line, const char *name, unsigned int lineno,
+			     scmp_filter_ctx *ctx, struct hijack_diag *d)
+{
+	char *save = NULL, *w;
+	uint32_t action;
+	unsigned int nnames = 0;
+	int r;
+
+	w = strtok_r(line, POLICY_SEPARATORS, &save);
+	if (!w)
+		return 0;
+	if (strcmp(w, "default") == 0) {
+		w = strtok_r(NULL, POLICY_SEPARATORS, &save);
+		if (*ctx || !w || parse_action(w, &save, &action) < 0 ||
+		    strtok_r(NULL, POLICY_SEPARATORS, &save))
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+					   "%s:%u: expected one 'default ACTION' line first",
+					   name, lineno);
+		*ctx = seccomp_init(action);
+		if (!*ctx)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ENOMEM,
+					   "seccomp_init");
+		return 0;
+	}
+	if (!*ctx || parse_action(w, &save, &action) < 0)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+				   "%s:%u: expected 'ACTION SYSCALL...' after a 'default' line",
+				   name, lineno);
+	while ((w = strtok_r(NULL, POLICY_SEPARATORS, &save))) {
+		int nr = seccomp_syscall_resolve_name(w);
+
+		if (nr == __NR_SCMP_ERROR)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+					   "%s:%u: unknown system call '%s'",
+					   name, lineno, w);
+		r = seccomp_rule_add(*ctx, action, nr, 0);
+		if (r < 0)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, r,
+					   "%s:%u: rule for '%s'", name, lineno,
+					   w);
+		nnames++;
+	}
+	if (!nnames)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
+				   "%s:%u: expected 'ACTION SYSCALL...' after a 'default' line",
+				   name, lineno);
+	return 0;
+}
+
+/*
  * The policy file format (hijack(1), "SECCOMP POLICY FILES"):
  *   # comment
  *   default ACTION
  *   ACTION SYSCALL...
  * ACTION: allow, kill, kill_process, trap, log, errno ERRNO, trace N.
- * "default" must come first.  libseccomp resolves the names and compiles
+ * "default" must come first.  A line may be of any length and name any
+ * number of system calls.  libseccomp resolves the names and compiles
  * the rules for this architecture.
+ * Split from hj_seccomp_plan_file() so that the fuzzer (tests/fuzz/) can
+ * feed it from memory.
  */
-int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
-			 struct hijack_diag *d)
+int hj_seccomp_plan_stream(FILE *f, const char *name, struct hijack_plan *p,
+			   struct hijack_diag *d)
 {
 	_cleanup_(ctx_release) scmp_filter_ctx ctx = NULL;
 	_cleanup_close_ int mfd = -EBADF;
-	FILE *f;
-	char line[4096];
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	unsigned int lineno = 0;
 	struct sock_filter *insns;
 	off_t size;
 	int r;
 
-	f = fopen(path, "re");
-	if (!f)
-		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno, "policy %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *tok[64], *save = NULL, *w;
-		size_t ntok = 0, used = 0, i;
-		uint32_t action;
-
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			fclose(f);
+		/* A NUL would hide the rest of the line from the parser. */
+		if (memchr(line, '\0', (size_t)len))
 			return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
-					   "%s:%u: line too long", path, lineno);
-		}
+					   "%s:%u: NUL byte in a line", name,
+					   lineno);
 		*strchrnul(line, '#') = '\0';
-		for (w = strtok_r(line, " \t\r\n", &save); w && ntok < 64;
-		     w = strtok_r(NULL, " \t\r\n", &save))
-			tok[ntok++] = w;
-		if (!ntok)
-			continue;
-		if (strcmp(tok[0], "default") == 0) {
-			if (ctx || ntok < 2 ||
-			    parse_action(tok + 1, ntok - 1, &used, &action) < 0 ||
-			    used != ntok - 1) {
-				fclose(f);
-				return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
-						   "%s:%u: expected one 'default ACTION' line first",
-						   path, lineno);
-			}
-			ctx = seccomp_init(action);
-			if (!ctx) {
-				fclose(f);
-				return hj_diag_set(d, HIJACK_STEP_SECCOMP, ENOMEM,
-						   "seccomp_init");
-			}
-			continue;
-		}
-		if (!ctx || parse_action(tok, ntok, &used, &action) < 0 ||
-		    used >= ntok) {
-			fclose(f);
-			return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
-					   "%s:%u: expected 'ACTION SYSCALL...' after a 'default' line",
-					   path, lineno);
-		}
-		for (i = used; i < ntok; i++) {
-			int nr = seccomp_syscall_resolve_name(tok[i]);
-
-			if (nr == __NR_SCMP_ERROR) {
-				fclose(f);
-				return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
-						   "%s:%u: unknown system call '%s'",
-						   path, lineno, tok[i]);
-			}
-			r = seccomp_rule_add(ctx, action, nr, 0);
-			if (r < 0) {
-				fclose(f);
-				return hj_diag_set(d, HIJACK_STEP_SECCOMP, r,
-						   "%s:%u: rule for '%s'", path,
-						   lineno, tok[i]);
-			}
-		}
+		r = parse_policy_line(line, name, lineno, &ctx, d);
+		if (r < 0)
+			return r;
 	}
-	fclose(f);
+	if (ferror(f))
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EIO, "read %s", name);
 	if (!ctx)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EINVAL,
-				   "%s: no 'default ACTION' line", path);
+				   "%s: no 'default ACTION' line", name);
 
 	/* Compile to BPF now, so the child installs it like a copied one. */
 	mfd = memfd_create("hijack-seccomp", MFD_CLOEXEC);
@@ -347,18 +375,18 @@ int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno, "memfd_create");
 	r = seccomp_export_bpf(ctx, mfd);
 	if (r < 0)
-		return hj_diag_set(d, HIJACK_STEP_SECCOMP, r, "compile %s", path);
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, r, "compile %s", name);
 	size = lseek(mfd, 0, SEEK_END);
 	if (size <= 0 || size % sizeof(*insns) ||
 	    size / sizeof(*insns) > BPF_MAXINSNS)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EBADMSG, "compile %s",
-				   path);
+				   name);
 	insns = malloc((size_t)size);
 	if (!insns)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, ENOMEM, "compile");
 	if (pread(mfd, insns, (size_t)size, 0) != size) {
 		free(insns);
-		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EIO, "compile %s", path);
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, EIO, "compile %s", name);
 	}
 	r = add_filter(p, insns, (unsigned short)(size / sizeof(*insns)));
 	if (r < 0) {
@@ -366,6 +394,22 @@ int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, r, "compile");
 	}
 	return 0;
+}
+
+static void file_close(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+
+int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
+			 struct hijack_diag *d)
+{
+	_cleanup_(file_close) FILE *f = fopen(path, "re");
+
+	if (!f)
+		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno, "policy %s", path);
+	return hj_seccomp_plan_stream(f, path, p, d);
 }
 
 /* In the child, last before exec. */

@@ -561,7 +561,7 @@ static int spawn_syscall(struct spawn *s, struct hijack_diag *d)
 		return hj_diag_set(d, HIJACK_STEP_PLAN, flags,
 				   "plan not possible with hijack(2)");
 	s->kernel_took = (unsigned int)flags;
-	pid = syscall(s->p->syscall_nr, s->t->pidfd, (unsigned int)flags);
+	pid = hj_syscall_hijack(s->p, s->t->pidfd);
 	if (pid < 0)
 		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
 				   "hijack(2) of pid %d, flags %#x",

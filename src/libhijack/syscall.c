@@ -1,42 +1,95 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * syscall.c - find the hijack(2) system call of kernel-patch/, safely.
+ * syscall.c - find and call the hijack(2) system call of kernel-patch/,
+ * safely.
  *
- * The patch is not upstream, so its number is not reserved: an unpatched
- * kernel may return ENOSYS for it today and a newer one may give the same
- * number to an unrelated call tomorrow.  Calling a guessed number could do
- * anything, so the number is taken only from the file the patched kernel
- * publishes.
+ * The patch is not upstream, so its number is reserved nowhere but in the
+ * patch: other kernels may answer ENOSYS for it, or give it to another
+ * system call (Linux 6.13 gave 463 to setxattrat()).  The number is
+ * __NR_hijack from the kernel headers when they have it, else the one the
+ * patch's tables give this architecture; and it is used only after probing
+ * it with calls that cannot do anything on any kernel (see
+ * hijack_syscall_nr()).
  */
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/sched.h>
 
 #include "internal.h"
 
-#define HIJACK_SYSCALL_FILE "/sys/kernel/hijack/syscall_nr"
+#ifndef __NR_hijack
+#if defined(__alpha__)
+#define __NR_hijack 573
+#elif defined(__mips__)
+#define __NR_hijack (__NR_Linux + 463)
+#else
+#define __NR_hijack 463	/* asm-generic, x86, arm, powerpc, s390, ... */
+#endif
+#endif
 
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
 
+/* struct hijack_args of include/uapi/linux/hijack.h, first version. */
+struct hj_hijack_args {
+	uint64_t flags;
+	uint64_t target;
+	uint64_t ns_mask;
+	uint64_t pidfd;
+	uint64_t exit_signal;
+};
+
+#define HJ_HIJACK_ARGS_SIZE_VER0 40
+
+_Static_assert(sizeof(struct hj_hijack_args) == HJ_HIJACK_ARGS_SIZE_VER0,
+	       "struct hijack_args, version 0");
+
+/* Every argument register set: syscall() would pass stale ones otherwise. */
+static long raw_hijack(const void *args, size_t size)
+{
+	return syscall(__NR_hijack, args, size, 0L, 0L, 0L, 0L);
+}
+
+/*
+ * The probe.  Each call passes a pointer to our own scratch buffer (or NULL)
+ * and a size, every other register zero, and none names a file, a process or
+ * a resource of ours: whatever system call owns the number, it can only fail
+ * or act on that buffer.  hijack(2) answers three invalid calls in its own
+ * way, and the next call is made only if the previous one answered as
+ * hijack(2) does:
+ *   (NULL, 0)                 EINVAL: shorter than the first version
+ *   (args, 40) target INT_MAX EBADF:  no such pidfd (nothing else wrong)
+ *   (args, 48) tail byte set  E2BIG:  a field this kernel does not know
+ * setxattrat(), 463 since Linux 6.13, answers EINVAL to the second call
+ * (its size argument, the third register, is 0), so the probe stops there.
+ */
 HIJACK_EXPORT long hijack_syscall_nr(void)
 {
-	_cleanup_close_ int fd = -EBADF;
-	char buf[32], *end;
-	ssize_t n;
-	long nr;
+	struct {
+		struct hj_hijack_args args;
+		uint64_t tail;
+	} buf;
 
-	fd = open(HIJACK_SYSCALL_FILE, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -ENOSYS : -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
 	errno = 0;
-	nr = strtol(buf, &end, 10);
-	if (errno || end == buf || (*end != '\n' && *end != '\0') || nr <= 0)
-		return -EBADMSG;
-	return nr;
+	if (raw_hijack(NULL, 0) != -1 || errno != EINVAL)
+		return -ENOSYS;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.args.target = INT_MAX;
+	if (raw_hijack(&buf.args, sizeof(buf.args)) != -1 || errno != EBADF)
+		return -ENOSYS;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.tail = 1;
+	if (raw_hijack(&buf, sizeof(buf)) != -1 || errno != E2BIG)
+		return -ENOSYS;
+	return __NR_hijack;
 }
 
 static bool same_creds(const struct hijack_creds *a,
@@ -50,33 +103,67 @@ static bool same_creds(const struct hijack_creds *a,
 		memcmp(a->groups, b->groups, a->ngroups * sizeof(gid_t)) == 0);
 }
 
-/*
- * The flags that carry out @plan's kernel part with one call, or
- * -EOPNOTSUPP when the call cannot: it takes every namespace of the target
- * or none, and the root and working directory together.  Credentials are
- * taken whole (ids, capabilities, securebits, LSM label) only when the plan
- * wants exactly the target's; otherwise the child sets them itself, as with
- * the other methods.
- */
-int hj_syscall_flags(const struct hijack_plan *plan)
+static const unsigned long clone_ns[_HIJACK_NS_MAX] = {
+	[HIJACK_NS_USER] = CLONE_NEWUSER,
+	[HIJACK_NS_CGROUP] = CLONE_NEWCGROUP,
+	[HIJACK_NS_IPC] = CLONE_NEWIPC,
+	[HIJACK_NS_UTS] = CLONE_NEWUTS,
+	[HIJACK_NS_NET] = CLONE_NEWNET,
+	[HIJACK_NS_PID] = CLONE_NEWPID,
+	[HIJACK_NS_MNT] = CLONE_NEWNS,
+	[HIJACK_NS_TIME] = CLONE_NEWTIME,
+};
+
+static bool same_ns(const struct hijack_plan *plan, enum hijack_ns t)
 {
-	unsigned int differing = 0, flags = 0;
+	return plan->ns[t].ino == plan->ns[t].self_ino &&
+	       plan->ns[t].dev == plan->ns[t].self_dev;
+}
+
+/*
+ * The CLONE_NEW* mask of the namespaces @plan enters.  The kernel gives
+ * the target's root only with its mount namespace: when that is ours,
+ * entering it changes nothing but the root and cwd, which the target's
+ * then replace.
+ */
+unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan)
+{
+	unsigned long mask = 0;
 	int i;
 
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
-		if (plan->ns[i].ino && (plan->ns[i].ino != plan->ns[i].self_ino ||
-					plan->ns[i].dev != plan->ns[i].self_dev))
-			differing |= HIJACK_NS_BIT(i);
-	if (plan->ns_mask) {
-		if (plan->ns_mask != differing)
+		if (plan->ns_mask & HIJACK_NS_BIT(i))
+			mask |= clone_ns[i];
+	if (plan->root_mode == HIJACK_DIR_TARGET && plan->ns[HIJACK_NS_MNT].ino &&
+	    same_ns(plan, HIJACK_NS_MNT))
+		mask |= CLONE_NEWNS;
+	return mask;
+}
+
+/*
+ * The flags that carry out @plan's kernel part with one call, or
+ * -EOPNOTSUPP when the call cannot: the kernel gives the target's root and
+ * cwd only with its mount namespace, and the mount namespace only with the
+ * root of that namespace or the target's.  Credentials are taken whole
+ * (ids, capabilities, securebits, LSM label) only when the plan wants
+ * exactly the target's; otherwise the child sets them itself, as with the
+ * other methods.
+ */
+int hj_syscall_flags(const struct hijack_plan *plan)
+{
+	unsigned long ns = hj_syscall_ns_mask(plan);
+	unsigned int flags = 0;
+
+	if (ns)
+		flags |= HJ_SYSCALL_NS;
+	if (plan->root_mode == HIJACK_DIR_TARGET) {
+		if (!(ns & CLONE_NEWNS))
 			return -EOPNOTSUPP;
-		flags |= HIJACK_TAKE_NS;
-	}
-	if (plan->root_mode == HIJACK_DIR_TARGET)
 		flags |= HIJACK_TAKE_FS;
-	else if (plan->ns_mask & HIJACK_NS_BIT(HIJACK_NS_MNT))
+	} else if (ns & CLONE_NEWNS) {
 		/* The caller's root would point into another mount table. */
 		return -EOPNOTSUPP;
+	}
 	if (plan->cgroup_mode == HIJACK_FROM_TARGET)
 		flags |= HIJACK_TAKE_CGROUP;
 	if (plan->creds_mode == HIJACK_FROM_TARGET &&
@@ -88,4 +175,30 @@ int hj_syscall_flags(const struct hijack_plan *plan)
 	if (!flags)
 		return -EOPNOTSUPP;
 	return (int)flags;
+}
+
+/*
+ * hijack(2) for @plan on the target @pidfd: like fork(), the child's pid in
+ * the caller, 0 in the child, -1 with errno on failure.
+ */
+long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd)
+{
+	int flags = hj_syscall_flags(plan);
+	struct hj_hijack_args args = {
+		.target = (uint64_t)pidfd,
+		.ns_mask = hj_syscall_ns_mask(plan),
+		.exit_signal = SIGCHLD,
+	};
+
+	if (flags < 0) {
+		errno = -flags;
+		return -1;
+	}
+	/* Only the number hijack_syscall_nr() probed. */
+	if (plan->syscall_nr != __NR_hijack) {
+		errno = ENOSYS;
+		return -1;
+	}
+	args.flags = (unsigned int)flags & ~HJ_SYSCALL_NS;
+	return syscall(__NR_hijack, &args, sizeof(args), 0L, 0L, 0L, 0L);
 }

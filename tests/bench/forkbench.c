@@ -47,6 +47,11 @@
 #include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
+#include <sys/socket.h>
+#include <poll.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -100,12 +105,18 @@ struct workload {
 
 enum { SETUP_SKIP = 1 };
 
+/* The warm-up batches a report shows: the first ones, which tell. */
+#define WARMUP_SHOWN 16
+
 struct result {
 	const struct workload *w;
 	struct sample *samples;
 	size_t nr_samples;
 	uint64_t iters;
 	bool pinned;
+	uint32_t warmup;	/* full batches discarded after calibration */
+	bool settled;		/* the last two of them agreed (--settle) */
+	double warm_ns[WARMUP_SHOWN];	/* ns/op of the first of them */
 	enum { RESULT_OK, RESULT_SKIPPED, RESULT_ERROR } state;
 	char reason[128];	/* why skipped, or what failed */
 };
@@ -117,6 +128,9 @@ struct bench {
 	uint64_t min_batch_ns;
 	uint64_t fixed_iters;
 	unsigned int warmup;
+	unsigned int warmup_max;
+	double settle;		/* relative; 0: --warmup batches, no more */
+	bool as_listed;
 	double duration;
 	bool have_seed;
 	uint64_t seed;
@@ -659,6 +673,130 @@ static void pipe_teardown(struct bench *b)
 	b->pipe_peer = 0;
 }
 
+/*
+ * spawn-cn: spawn while a process listens on the proc connector for
+ * PROC_EVENTS (seed 002, the fork connector thread): with a listener,
+ * every fork and exit also builds and multicasts an event.  The listener
+ * drains its socket, so that the kernel delivers rather than drops.  Its
+ * state is file-static, not in struct bench, to keep the workload in one
+ * piece.  Needs CONFIG_PROC_EVENTS and CAP_NET_ADMIN: without them the
+ * workload is skipped, saying why.
+ */
+static pid_t cn_listener;
+static int cn_stop = -1;	/* closing it tells the listener to go */
+
+/* Ask for (or stop) the proc events on @fd; the kernel acks (below). */
+static int cn_mcast(int fd, enum proc_cn_mcast_op op)
+{
+	char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(op))] = { 0 };
+	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
+	nl->nlmsg_type = NLMSG_DONE;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(op);
+	memcpy(cn->data, &op, sizeof(op));
+	return send(fd, buf, nl->nlmsg_len, 0) < 0 ? -errno : 0;
+}
+
+/*
+ * The kernel answers LISTEN with a PROC_EVENT_NONE carrying an error
+ * (EPERM without CAP_NET_ADMIN): wait for it among other tasks' events.
+ */
+static int cn_ack(int fd)
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		char msg[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *nl = (struct nlmsghdr *)msg;
+		struct proc_event *ev;
+		ssize_t n;
+
+		if (poll(&p, 1, 2000) <= 0)
+			return -ETIMEDOUT;
+		n = recv(fd, msg, sizeof(msg), 0);
+		if (n < 0)
+			return -errno;
+		if (!NLMSG_OK(nl, (size_t)n) || nl->nlmsg_len <
+		    NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(*ev)))
+			continue;
+		ev = (struct proc_event *)((struct cn_msg *)NLMSG_DATA(nl))->data;
+		if (ev->what == PROC_EVENT_NONE)
+			return -(int)ev->event_data.ack.err;
+	}
+	return -ETIMEDOUT;
+}
+
+static int cn_setup(struct bench *b)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+				  .nl_groups = CN_IDX_PROC };
+	int fd, stop[2], r;
+
+	(void)b;
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "forkbench: skipping spawn-cn: proc connector: %m (CONFIG_PROC_EVENTS?)\n");
+		if (fd >= 0)
+			close(fd);
+		return SETUP_SKIP;
+	}
+	r = cn_mcast(fd, PROC_CN_MCAST_LISTEN);
+	if (!r)
+		r = cn_ack(fd);
+	if (r) {
+		fprintf(stderr, "forkbench: skipping spawn-cn: listening to proc events: %s\n",
+			strerror(-r));
+		close(fd);
+		return SETUP_SKIP;
+	}
+	if (pipe2(stop, O_CLOEXEC)) {
+		close(fd);
+		return fail("spawn-cn: pipe2: %m");
+	}
+	cn_listener = fork();
+	if (cn_listener < 0) {
+		close(fd);
+		return fail("spawn-cn: fork: %m");
+	}
+	if (cn_listener == 0) {
+		close(stop[1]);
+		for (;;) {
+			struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+					       { .fd = stop[0], .events = POLLIN } };
+			char msg[4096];
+
+			if (poll(p, 2, -1) < 0 && errno != EINTR)
+				_exit(1);
+			if (p[1].revents) {
+				(void)cn_mcast(fd, PROC_CN_MCAST_IGNORE);
+				_exit(0);
+			}
+			/* ENOBUFS: events were dropped; carry on listening. */
+			if (p[0].revents && recv(fd, msg, sizeof(msg), MSG_DONTWAIT) < 0 &&
+			    errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
+				_exit(1);
+		}
+	}
+	close(fd);
+	close(stop[0]);
+	cn_stop = stop[1];
+	return 0;
+}
+
+static void cn_teardown(struct bench *b)
+{
+	(void)b;
+	if (cn_listener <= 0)
+		return;
+	close(cn_stop);
+	cn_stop = -1;
+	(void)reap(cn_listener, "spawn-cn listener");
+	cn_listener = 0;
+}
+
 static void *thread_fn(void *arg)
 {
 	return arg;
@@ -818,6 +956,8 @@ static const struct workload workloads[] = {
 	  1, 0, false, NULL, posix_spawn_batch, NULL },
 	{ "clone3", ROLE_SECONDARY, "raw clone3 (exit_signal SIGCHLD), child exits",
 	  1, 0, false, clone3_setup, clone3_batch, NULL },
+	{ "spawn-cn", ROLE_SECONDARY, "spawn while a process listens to proc connector events",
+	  1, 0, false, cn_setup, spawn_batch, cn_teardown },
 	/*
 	 * Last in the unshuffled order: after its 256 MiB are freed, the next
 	 * workload's first batches ran 43% slow (exec, instruction clock),
@@ -1099,19 +1239,39 @@ static int take_sample(struct bench *b, const struct workload *w,
 	return 0;
 }
 
+/* What measure() found besides the samples. */
+struct measured {
+	uint64_t iters;		/* operations per batch */
+	uint64_t nr;		/* samples recorded */
+	uint32_t warmup;	/* full batches discarded after calibration */
+	uint32_t settled;	/* whether the last two of them agreed */
+	double warm_ns[WARMUP_SHOWN];	/* their ns/op */
+};
+
 /*
  * Calibrate, warm up and sample one workload in the calling process.  The
  * calibration doubles the batch until it lasts --min-batch-ms; those batches
  * are the first part of the warm-up (they also pull every target into the
- * page cache), --warmup further full batches follow.
+ * page cache).  Then at least --warmup full batches are discarded, and more
+ * until two in a row agree within --settle, at most --warmup-max.
+ *
+ * Why not a fixed count: what ran before can leave the kernel in a state
+ * that takes a while to wear off.  After spawn-big frees its 256 MiB, exec's
+ * first batches ran 30-45% slow on the instruction clock; two fixed warm-up
+ * batches did not always cover that, and the slow phase could also end the
+ * calibration early with too small a batch.  A batch that comes out shorter
+ * than --min-batch-ms is the sign of the latter: the batch doubles and the
+ * agreement starts over.
  */
 static int measure(struct bench *b, const struct workload *w,
-		   struct sample *out, size_t max, uint64_t *ret_iters,
-		   size_t *ret_nr)
+		   struct sample *out, size_t max, struct measured *m)
 {
 	struct sample s;
 	uint64_t iters = b->fixed_iters ? b->fixed_iters : 1;
 	uint64_t start;
+	double prev = 0;
+	uint32_t warm = 0;
+	bool settled = b->warmup == 0 || b->settle <= 0;
 	size_t nr = 0;
 
 	if (!b->fixed_iters) {
@@ -1123,9 +1283,30 @@ static int measure(struct bench *b, const struct workload *w,
 			iters *= 2;
 		}
 	}
-	for (unsigned int i = 0; i < b->warmup; i++)
+	while (warm < b->warmup_max) {
+		bool agree;
+
+		if (warm >= b->warmup && settled)
+			break;
 		if (take_sample(b, w, iters, &s))
 			return -1;
+		if (warm < WARMUP_SHOWN)
+			m->warm_ns[warm] = s.ns_per_op;
+		warm++;
+		if (!b->fixed_iters && s.elapsed_ns < b->min_batch_ns &&
+		    iters < (1ULL << 40)) {
+			iters *= 2;
+			prev = 0;
+			settled = b->settle <= 0;
+			continue;
+		}
+		agree = prev > 0 &&
+			fabs(s.ns_per_op - prev) <= b->settle * fmin(s.ns_per_op, prev);
+		settled = b->settle <= 0 || agree;
+		prev = s.ns_per_op;
+	}
+	if (warm < b->warmup)
+		settled = false;
 
 	start = now_ns();
 	while (nr < max) {
@@ -1136,8 +1317,10 @@ static int measure(struct bench *b, const struct workload *w,
 		    now_ns() - start >= (uint64_t)(b->duration * NSEC_PER_SEC))
 			break;
 	}
-	*ret_iters = iters;
-	*ret_nr = nr;
+	m->iters = iters;
+	m->nr = nr;
+	m->warmup = warm;
+	m->settled = settled;
 	return 0;
 }
 
@@ -1188,12 +1371,11 @@ static bool write_all(int fd, const void *buf, size_t len)
  *   every level reaps its child and passes its exit status up.
  */
 static int measure_in_pidns(struct bench *b, const struct workload *w,
-			    struct sample *out, size_t max, uint64_t *ret_iters,
-			    size_t *ret_nr)
+			    struct sample *out, size_t max, struct measured *m)
 {
 	int fds[2];
 	pid_t pid;
-	uint64_t hdr[2];
+	struct measured hdr;
 	int ret = 0;
 
 	if (pipe2(fds, O_CLOEXEC))
@@ -1231,17 +1413,16 @@ static int measure_in_pidns(struct bench *b, const struct workload *w,
 			fail("%s: not pid 1 in the new namespace", w->name);
 			_exit(1);
 		}
-		if (measure(b, w, out, max, &hdr[0], &max))
+		if (measure(b, w, out, max, &hdr))
 			_exit(1);
-		hdr[1] = max;
-		if (!write_all(fds[1], hdr, sizeof(hdr)) ||
-		    !write_all(fds[1], out, max * sizeof(*out)))
+		if (!write_all(fds[1], &hdr, sizeof(hdr)) ||
+		    !write_all(fds[1], out, hdr.nr * sizeof(*out)))
 			_exit(1);
 		_exit(0);
 	}
 	close(fds[1]);
-	if (!read_all(fds[0], hdr, sizeof(hdr)) || hdr[1] > max ||
-	    !read_all(fds[0], out, hdr[1] * sizeof(*out)))
+	if (!read_all(fds[0], &hdr, sizeof(hdr)) || hdr.nr > max ||
+	    !read_all(fds[0], out, hdr.nr * sizeof(*out)))
 		ret = -1;
 	close(fds[0]);
 	{
@@ -1256,8 +1437,7 @@ static int measure_in_pidns(struct bench *b, const struct workload *w,
 	}
 	if (ret)
 		return fail("%s: short read of the samples", w->name);
-	*ret_iters = hdr[0];
-	*ret_nr = hdr[1];
+	*m = hdr;
 	return 0;
 }
 
@@ -1280,8 +1460,8 @@ static int set_affinity(struct bench *b, const struct workload *w, bool *pinned)
  * Returns 0, SETUP_SKIP or -1, with the reason for the latter two in why.
  */
 static int measure_workload(struct bench *b, const struct workload *w,
-			    struct sample *out, size_t max, uint64_t *ret_iters,
-			    size_t *ret_nr, char *why, size_t whylen)
+			    struct sample *out, size_t max, struct measured *m,
+			    char *why, size_t whylen)
 {
 	int ret;
 
@@ -1299,9 +1479,9 @@ static int measure_workload(struct bench *b, const struct workload *w,
 		}
 	}
 	if (w->pidns_depth)
-		ret = measure_in_pidns(b, w, out, max, ret_iters, ret_nr);
+		ret = measure_in_pidns(b, w, out, max, m);
 	else
-		ret = measure(b, w, out, max, ret_iters, ret_nr);
+		ret = measure(b, w, out, max, m);
 	if (w->teardown)
 		w->teardown(b);
 	if (ret == SETUP_SKIP) {
@@ -1316,8 +1496,7 @@ static int measure_workload(struct bench *b, const struct workload *w,
 
 struct runner_report {
 	int32_t status;		/* 0, SETUP_SKIP or -1 */
-	uint64_t iters;
-	uint64_t nr;
+	struct measured m;
 	char why[sizeof(((struct result *)0)->reason)];
 };
 
@@ -1358,19 +1537,19 @@ static void run_workload(struct bench *b, struct result *r)
 	if (pid == 0) {
 		close(fds[0]);
 		rep.status = measure_workload(b, w, r->samples, b->samples,
-					      &rep.iters, &r->nr_samples, rep.why,
-					      sizeof(rep.why));
-		rep.nr = rep.status ? 0 : r->nr_samples;
+					      &rep.m, rep.why, sizeof(rep.why));
+		if (rep.status)
+			rep.m.nr = 0;
 		if (!write_all(fds[1], &rep, sizeof(rep)) ||
-		    !write_all(fds[1], r->samples, rep.nr * sizeof(*r->samples)))
+		    !write_all(fds[1], r->samples, rep.m.nr * sizeof(*r->samples)))
 			_exit(1);
 		_exit(0);
 	}
 	close(fds[1]);
-	if (!read_all(fds[0], &rep, sizeof(rep)) || rep.nr > b->samples ||
-	    !read_all(fds[0], r->samples, rep.nr * sizeof(*r->samples))) {
+	if (!read_all(fds[0], &rep, sizeof(rep)) || rep.m.nr > b->samples ||
+	    !read_all(fds[0], r->samples, rep.m.nr * sizeof(*r->samples))) {
 		rep.status = -1;
-		rep.nr = 0;
+		rep.m.nr = 0;
 		snprintf(rep.why, sizeof(rep.why), "the measuring process died");
 	}
 	close(fds[0]);
@@ -1378,8 +1557,11 @@ static void run_workload(struct bench *b, struct result *r)
 		;
 	rep.why[sizeof(rep.why) - 1] = '\0';
 	memcpy(r->reason, rep.why, sizeof(r->reason));
-	r->iters = rep.iters;
-	r->nr_samples = rep.nr;
+	r->iters = rep.m.iters;
+	r->nr_samples = rep.m.nr;
+	r->warmup = rep.m.warmup;
+	r->settled = rep.m.settled;
+	memcpy(r->warm_ns, rep.m.warm_ns, sizeof(r->warm_ns));
 	if (rep.status == SETUP_SKIP)
 		r->state = RESULT_SKIPPED;
 	else if (rep.status == 0)
@@ -1603,12 +1785,14 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 	fprintf(f, "}\n  },\n  \"options\": {\n");
 	fprintf(f, "    \"samples\": %zu,\n    \"min_batch_ms\": %.3f,\n",
 		b->samples, b->min_batch_ns / 1e6);
-	fprintf(f, "    \"warmup_batches\": %u,\n    \"duration_s\": %g,\n",
-		b->warmup, b->duration);
+	fprintf(f, "    \"warmup_batches\": %u,\n    \"warmup_max\": %u,\n"
+		"    \"settle_pct\": %g,\n    \"duration_s\": %g,\n",
+		b->warmup, b->warmup_max, 100 * b->settle, b->duration);
 	if (b->have_seed)
 		fprintf(f, "    \"seed\": %" PRIu64 ",\n", b->seed);
 	else
 		fprintf(f, "    \"seed\": null,\n");
+	fprintf(f, "    \"order_as_listed\": %s,\n", b->as_listed ? "true" : "false");
 	fprintf(f, "    \"pin\": %s,\n    \"cpu\": %d,\n", b->pin ? "true" : "false",
 		b->cpu);
 	fprintf(f, "    \"big_mib\": %zu,\n    \"sem_procs\": %u,\n    \"busy\": %u,\n",
@@ -1644,6 +1828,14 @@ static void print_json(struct bench *b, FILE *f, struct result *res,
 		json_string(f, r->w->what);
 		fprintf(f, ",\n      \"pinned\": %s,\n      \"iterations\": %" PRIu64,
 			r->pinned ? "true" : "false", r->iters);
+		if (r->state == RESULT_OK) {
+			fprintf(f, ",\n      \"warmup\": %" PRIu32 ",\n      \"settled\": %s"
+				",\n      \"warmup_ns_per_op\": [",
+				r->warmup, r->settled ? "true" : "false");
+			for (uint32_t j = 0; j < r->warmup && j < WARMUP_SHOWN; j++)
+				fprintf(f, "%s%.3f", j ? ", " : "", r->warm_ns[j]);
+			fputc(']', f);
+		}
 		if (r->state != RESULT_OK) {
 			fprintf(f, ",\n      \"%s\": ",
 				r->state == RESULT_SKIPPED ? "skipped" : "error");
@@ -1715,12 +1907,18 @@ static void usage(void)
 	printf("Usage: forkbench [options]\n\n"
 	       "Measure the cost of process creation and its controls.\n\n"
 	       "Options:\n"
-	       "  -w, --workloads=LIST    comma-separated workloads (default: all)\n"
+	       "  -w, --workloads=LIST    comma-separated workloads (default: all), run\n"
+	       "                          in the order of --list whatever LIST's order\n"
 	       "  -l, --list              list the workloads and their roles\n"
 	       "  -n, --samples=N         samples per workload (default 10)\n"
 	       "  -m, --min-batch-ms=MS   minimum duration of one batch (default 10)\n"
 	       "      --batch=N           fixed iterations per batch, no calibration\n"
 	       "      --warmup=N          warm-up batches after calibration (default 2)\n"
+	       "      --settle=PCT        then warm up until two batches in a row agree\n"
+	       "                          within PCT (default 2; 0: exactly --warmup)\n"
+	       "      --warmup-max=N      at most N warm-up batches (default 10)\n"
+	       "      --order=listed      run --workloads as listed, repeats allowed\n"
+	       "                          (default: the order of --list)\n"
 	       "  -d, --duration=SECS     stop sampling a workload after SECS\n"
 	       "  -s, --seed=N            randomise the workload order with seed N\n"
 	       "  -j, --json              print one JSON document\n"
@@ -1798,6 +1996,9 @@ static void no_aslr(char **argv)
 enum {
 	OPT_BATCH = CHAR_MAX + 1,
 	OPT_WARMUP,
+	OPT_WARMUP_MAX,
+	OPT_SETTLE,
+	OPT_ORDER,
 	OPT_CPU,
 	OPT_NO_PIN,
 	OPT_ASLR,
@@ -1819,6 +2020,9 @@ int main(int argc, char **argv)
 		{ "min-batch-ms", required_argument, NULL, 'm' },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "warmup-max", required_argument, NULL, OPT_WARMUP_MAX },
+		{ "settle", required_argument, NULL, OPT_SETTLE },
+		{ "order", required_argument, NULL, OPT_ORDER },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
@@ -1841,6 +2045,7 @@ int main(int argc, char **argv)
 		.samples = 10,
 		.min_batch_ns = 10 * 1000000ULL,
 		.warmup = 2,
+		.settle = 0.02,
 		.pin = true,
 		.big_mib = 256,
 		.sem_procs = 4,
@@ -1848,6 +2053,8 @@ int main(int argc, char **argv)
 		.semid = -1,
 	};
 	const struct workload *order[ARRAY_SIZE(workloads)];
+	bool chosen[ARRAY_SIZE(workloads)] = { false };
+	bool warmup_max_given = false;
 	char **saved_argv;
 	const char *list = NULL;
 	struct result *res;
@@ -1898,6 +2105,32 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WARMUP:
 			b.warmup = parse_num(optarg, "warmup", 0, 1000);
+			break;
+		case OPT_WARMUP_MAX:
+			b.warmup_max = parse_num(optarg, "warmup-max", 0, 1000);
+			warmup_max_given = true;
+			break;
+		case OPT_SETTLE: {
+			char *end;
+
+			errno = 0;
+			double pct = strtod(optarg, &end);
+
+			if (errno || *end || end == optarg || !(pct >= 0) || pct > 100) {
+				fprintf(stderr, "forkbench: --settle: '%s' is not a percentage in [0, 100]\n",
+					optarg);
+				return 2;
+			}
+			b.settle = pct / 100;
+			break;
+		}
+		case OPT_ORDER:
+			if (strcmp(optarg, "listed") && strcmp(optarg, "canonical")) {
+				fprintf(stderr, "forkbench: --order: expected 'listed' or 'canonical', not '%s'\n",
+					optarg);
+				return 2;
+			}
+			b.as_listed = !strcmp(optarg, "listed");
 			break;
 		case 'd': {
 			char *end;
@@ -1976,7 +2209,24 @@ int main(int argc, char **argv)
 	if (b.duration > 0 && !b.samples_given)
 		b.samples = 100000;
 
+	if (!warmup_max_given)
+		b.warmup_max = b.warmup > 10 ? b.warmup : 10;
+	if (b.warmup_max < b.warmup) {
+		fprintf(stderr, "forkbench: --warmup-max (%u) is less than --warmup (%u)\n",
+			b.warmup_max, b.warmup);
+		return 2;
+	}
+	if (b.as_listed && !list) {
+		fprintf(stderr, "forkbench: --order=listed needs --workloads\n");
+		return 2;
+	}
 	if (list) {
+		/*
+		 * LIST chooses; the order stays the canonical one unless
+		 * --order=listed: a workload's cost depends on what ran
+		 * before it (spawn-big slows the next one's first batches
+		 * by up to 45%), so a user's order must not change a result.
+		 */
 		for (const char *p = list; *p;) {
 			size_t len = strcspn(p, ",");
 			const struct workload *w = find_workload(p, len);
@@ -1986,16 +2236,28 @@ int main(int argc, char **argv)
 					(int)len, p);
 				return 2;
 			}
+			if (chosen[w - workloads] && !b.as_listed) {
+				fprintf(stderr, "forkbench: --workloads: '%s' is listed twice\n",
+					w->name);
+				return 2;
+			}
 			if (nr == ARRAY_SIZE(order)) {
 				fprintf(stderr, "forkbench: too many workloads\n");
 				return 2;
 			}
+			chosen[w - workloads] = true;
 			order[nr++] = w;
 			p += len + (p[len] == ',');
 		}
 		if (!nr) {
 			fprintf(stderr, "forkbench: --workloads: empty list\n");
 			return 2;
+		}
+		if (!b.as_listed) {
+			nr = 0;
+			for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+				if (chosen[i])
+					order[nr++] = &workloads[i];
 		}
 	} else {
 		for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)

@@ -96,6 +96,39 @@ else
 	sed 's/^/# /' "$tmp/out"
 fi
 
+# -w chooses, the canonical order decides: spawn-big, listed first, runs last
+check "-w spawn-big,exec,spawn" 0 "$FORKBENCH" --samples 1 --min-batch-ms 1 \
+	--big-mib 16 --workloads spawn-big,exec,spawn --json
+if grep -q '"order": \["spawn", "exec", "spawn-big"\]' "$tmp/out"; then
+	ok "they run in the order of --list"
+else
+	not_ok "they run in the order of --list"
+	grep '"order"' "$tmp/out" | sed 's/^/# /'
+fi
+check "a workload listed twice: exit 2" 2 "$FORKBENCH" --workloads spawn,exec,spawn
+grep -q "'spawn' is listed twice" "$tmp/err" && ok "it names the workload" ||
+	not_ok "it names the workload"
+check "--order=listed keeps the list, repeats and all" 0 "$FORKBENCH" \
+	--samples 1 --min-batch-ms 1 --big-mib 16 --order=listed \
+	--workloads exec,spawn-big,exec --json
+grep -q '"order": \["exec", "spawn-big", "exec"\]' "$tmp/out" &&
+	ok "the JSON records that order" || not_ok "the JSON records that order"
+# the warm-up: at least --warmup batches, at most --warmup-max, reported
+check "--warmup 3 --warmup-max 5" 0 "$FORKBENCH" --samples 1 --min-batch-ms 1 \
+	--warmup 3 --warmup-max 5 --workloads getpid,spawn --json
+if grep -q '"warmup_max": 5' "$tmp/out" &&
+   [ "$(grep -c '"warmup": [345],' "$tmp/out")" -eq 2 ] &&
+   [ "$(grep -c '"settled": ' "$tmp/out")" -eq 2 ]; then
+	ok "each workload reports 3-5 warm-up batches and whether they settled"
+else
+	not_ok "each workload reports 3-5 warm-up batches and whether they settled"
+	grep -E '"warmup|"settled' "$tmp/out" | sed 's/^/# /'
+fi
+check "--settle 0: exactly --warmup batches" 0 "$FORKBENCH" --samples 1 \
+	--min-batch-ms 1 --warmup 3 --settle 0 --workloads getpid --json
+grep -q '"warmup": 3,' "$tmp/out" && ok "3 warm-up batches" || not_ok "3 warm-up batches"
+check "--warmup-max below --warmup: exit 2" 2 "$FORKBENCH" --warmup 4 --warmup-max 2
+
 check "unknown workload: exit 2" 2 "$FORKBENCH" --workloads spawn,nosuch
 grep -q "unknown workload 'nosuch'" "$tmp/err" && ok "it names the workload" ||
 	not_ok "it names the workload"

@@ -87,7 +87,7 @@ diag "$hit of 20 rounds were refused with 125"
 start_target
 
 # The syscall method on a kernel without the hijack system call.
-if [ -e /sys/kernel/hijack/syscall_nr ]; then
+if "$HIJACK" --pid "$TARGET" --explain 2>/dev/null | grep -q 'kernel has hijack(2)'; then
 	skip "syscall method refused without the patch" "this kernel has hijack(2)"
 	skip "syscall method message" "this kernel has hijack(2)"
 else

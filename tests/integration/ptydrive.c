@@ -132,6 +132,14 @@ int main(int argc, char **argv)
 	long deadline;
 	pid_t pid;
 
+	/*
+	 * Compared with memcmp() at the end: zero the padding tcgetattr()
+	 * leaves alone (after c_cc), or stack garbage decides the verdict
+	 * (it did in an -O1 build).
+	 */
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+
 	/* The command starts after the steps are known: find "--" first. */
 	for (first = 1; first < argc && strcmp(argv[first], "--"); first++)
 		if (!strcmp(argv[first], "-w") && first + 1 < argc &&

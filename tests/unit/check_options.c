@@ -11,15 +11,23 @@
 static struct cli_args a;
 static char err[512];
 
-/* Parse a NULL-terminated list of words as a command line after "hijack". */
+/*
+ * Parse a list of words as a command line after "hijack".  The words are
+ * copied to a file-scope argv, as a.argv points into it after parsing
+ * (ASan found the tests reading a block-scoped one after its scope).
+ */
+static char *parse_argv[64];
 #define PARSE(...)                                                        \
 	({                                                                \
 		char *_argv[] = { "hijack", __VA_ARGS__, NULL };          \
 		struct cli_args _init = { .opts = HIJACK_OPTS_INIT };     \
+		_Static_assert(sizeof(_argv) <= sizeof(parse_argv),       \
+			       "too many words");                         \
+		memcpy(parse_argv, _argv, sizeof(_argv));                 \
 		a = _init;                                                \
 		err[0] = '\0';                                            \
 		cli_parse((int)(sizeof(_argv) / sizeof(_argv[0])) - 1,    \
-			  _argv, &a, err, sizeof(err));                   \
+			  parse_argv, &a, err, sizeof(err));              \
 	})
 
 START_TEST(defaults)

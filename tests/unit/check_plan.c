@@ -111,6 +111,7 @@ START_TEST(default_enters_what_differs)
 	ck_assert_int_eq(p.method, HIJACK_METHOD_PIDFD);
 	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_NSFD);
 	ck_assert_str_eq(p.root, "/");
+	hijack_plan_clear(&p);
 }
 END_TEST
 
@@ -124,6 +125,7 @@ START_TEST(select_and_exclude)
 	plan_for(&o, &p, 0);
 	/* pid is shared with the target: selected, but nothing to enter. */
 	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_NET));
+	hijack_plan_clear(&p);
 
 	o.ns_select = 0;
 	o.ns_exclude = HIJACK_NS_BIT(HIJACK_NS_MNT) |
@@ -132,6 +134,7 @@ START_TEST(select_and_exclude)
 	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
 				     HIJACK_NS_BIT(HIJACK_NS_IPC));
 	ck_assert(!p.ns[HIJACK_NS_MNT].enter);
+	hijack_plan_clear(&p);
 }
 END_TEST
 
@@ -146,6 +149,7 @@ START_TEST(methods)
 	plan_for(&o, &p, 0);
 	ck_assert_int_eq(p.method, HIJACK_METHOD_NSFD);
 	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_AUTO);
+	hijack_plan_clear(&p);
 
 	o.method = HIJACK_METHOD_SYSCALL;
 	ck_assert_int_eq(hijack_target_open(target, &t, &d), 0);
@@ -155,6 +159,7 @@ START_TEST(methods)
 	} else {
 		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d), 0);
 		ck_assert_int_eq(p.method, HIJACK_METHOD_SYSCALL);
+		hijack_plan_clear(&p);
 		/* A subset of namespaces cannot be done in one call. */
 		o.ns_select = HIJACK_NS_BIT(HIJACK_NS_NET);
 		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d),
@@ -176,6 +181,7 @@ START_TEST(dirs)
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
 	ck_assert_str_eq(p.wd, cwd);
 	ck_assert_str_eq(p.root, "/");
+	hijack_plan_clear(&p);
 
 	o.root_mode = HIJACK_DIR_PATH;
 	o.root_path = "/srv/root";
@@ -184,6 +190,7 @@ START_TEST(dirs)
 	plan_for(&o, &p, 0);
 	ck_assert_str_eq(p.root, "/srv/root");
 	ck_assert_str_eq(p.wd, "var/lib");
+	hijack_plan_clear(&p);
 
 	o.wd_path = "";
 	plan_for(&o, &p, -EINVAL);
