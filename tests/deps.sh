@@ -25,6 +25,15 @@ fresh="debootstrap git"
 test="$test abigail-tools binutils"
 # make coverage: lcov (and its genhtml) reads the gcov data.
 test="$test lcov"
+# tests/bench/entry-latency.sh: bc for its arithmetic, perf (task-clock)
+# and strace for the per-phase breakdown and the system call counts, GNU
+# time for the peak RSS.
+test="$test bc linux-perf strace time"
+# --- ansible (17-ansible.t, tests/bench/ansible-fanout.sh) ---
+# Debian's Ansible (ansible-core; ansible for community.docker.nsenter,
+# the fan-out comparison), and OpenSSH for the plugin's remote hosts.
+test="$test ansible-core ansible openssh-client openssh-server"
+# --- end ansible ---
 # A fourth group, pkg: what building the Debian packages, linting them and
 # running their autopkgtests needs (tests/pkg/ci.sh).
 pkg="debhelper dpkg-dev fakeroot lintian autopkgtest git gcc libc6-dev"

@@ -419,13 +419,21 @@ parse:
 	 */
 	if (!have_pid && !a->target && a->action != CLI_LIST &&
 	    optind < argc) {
+		/*
+		 * "hijack --read-file=F -- web": a "--" before the target
+		 * ended hijack's options, so the command follows the target
+		 * at once.  (glibc's getopt, called again after it has seen
+		 * a "--", also backs optind up to the word after it.)
+		 */
+		bool ended = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+
 		a->target = argv[optind++];
 		if (!*a->target)
 			return fail("empty container name");
 		/* "hijack web -- ls -l": the "--" ends hijack's words. */
 		if (optind < argc && strcmp(argv[optind], "--") == 0)
 			optind++;
-		else
+		else if (!ended)
 			goto parse;
 	}
 	if (a->action == CLI_LIST) {

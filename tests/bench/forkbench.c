@@ -47,6 +47,11 @@
 #include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
+#include <sys/socket.h>
+#include <poll.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -668,6 +673,130 @@ static void pipe_teardown(struct bench *b)
 	b->pipe_peer = 0;
 }
 
+/*
+ * spawn-cn: spawn while a process listens on the proc connector for
+ * PROC_EVENTS (seed 002, the fork connector thread): with a listener,
+ * every fork and exit also builds and multicasts an event.  The listener
+ * drains its socket, so that the kernel delivers rather than drops.  Its
+ * state is file-static, not in struct bench, to keep the workload in one
+ * piece.  Needs CONFIG_PROC_EVENTS and CAP_NET_ADMIN: without them the
+ * workload is skipped, saying why.
+ */
+static pid_t cn_listener;
+static int cn_stop = -1;	/* closing it tells the listener to go */
+
+/* Ask for (or stop) the proc events on @fd; the kernel acks (below). */
+static int cn_mcast(int fd, enum proc_cn_mcast_op op)
+{
+	char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(op))] = { 0 };
+	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
+	nl->nlmsg_type = NLMSG_DONE;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(op);
+	memcpy(cn->data, &op, sizeof(op));
+	return send(fd, buf, nl->nlmsg_len, 0) < 0 ? -errno : 0;
+}
+
+/*
+ * The kernel answers LISTEN with a PROC_EVENT_NONE carrying an error
+ * (EPERM without CAP_NET_ADMIN): wait for it among other tasks' events.
+ */
+static int cn_ack(int fd)
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		char msg[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *nl = (struct nlmsghdr *)msg;
+		struct proc_event *ev;
+		ssize_t n;
+
+		if (poll(&p, 1, 2000) <= 0)
+			return -ETIMEDOUT;
+		n = recv(fd, msg, sizeof(msg), 0);
+		if (n < 0)
+			return -errno;
+		if (!NLMSG_OK(nl, (size_t)n) || nl->nlmsg_len <
+		    NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(*ev)))
+			continue;
+		ev = (struct proc_event *)((struct cn_msg *)NLMSG_DATA(nl))->data;
+		if (ev->what == PROC_EVENT_NONE)
+			return -(int)ev->event_data.ack.err;
+	}
+	return -ETIMEDOUT;
+}
+
+static int cn_setup(struct bench *b)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+				  .nl_groups = CN_IDX_PROC };
+	int fd, stop[2], r;
+
+	(void)b;
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "forkbench: skipping spawn-cn: proc connector: %m (CONFIG_PROC_EVENTS?)\n");
+		if (fd >= 0)
+			close(fd);
+		return SETUP_SKIP;
+	}
+	r = cn_mcast(fd, PROC_CN_MCAST_LISTEN);
+	if (!r)
+		r = cn_ack(fd);
+	if (r) {
+		fprintf(stderr, "forkbench: skipping spawn-cn: listening to proc events: %s\n",
+			strerror(-r));
+		close(fd);
+		return SETUP_SKIP;
+	}
+	if (pipe2(stop, O_CLOEXEC)) {
+		close(fd);
+		return fail("spawn-cn: pipe2: %m");
+	}
+	cn_listener = fork();
+	if (cn_listener < 0) {
+		close(fd);
+		return fail("spawn-cn: fork: %m");
+	}
+	if (cn_listener == 0) {
+		close(stop[1]);
+		for (;;) {
+			struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+					       { .fd = stop[0], .events = POLLIN } };
+			char msg[4096];
+
+			if (poll(p, 2, -1) < 0 && errno != EINTR)
+				_exit(1);
+			if (p[1].revents) {
+				(void)cn_mcast(fd, PROC_CN_MCAST_IGNORE);
+				_exit(0);
+			}
+			/* ENOBUFS: events were dropped; carry on listening. */
+			if (p[0].revents && recv(fd, msg, sizeof(msg), MSG_DONTWAIT) < 0 &&
+			    errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
+				_exit(1);
+		}
+	}
+	close(fd);
+	close(stop[0]);
+	cn_stop = stop[1];
+	return 0;
+}
+
+static void cn_teardown(struct bench *b)
+{
+	(void)b;
+	if (cn_listener <= 0)
+		return;
+	close(cn_stop);
+	cn_stop = -1;
+	(void)reap(cn_listener, "spawn-cn listener");
+	cn_listener = 0;
+}
+
 static void *thread_fn(void *arg)
 {
 	return arg;
@@ -827,6 +956,8 @@ static const struct workload workloads[] = {
 	  1, 0, false, NULL, posix_spawn_batch, NULL },
 	{ "clone3", ROLE_SECONDARY, "raw clone3 (exit_signal SIGCHLD), child exits",
 	  1, 0, false, clone3_setup, clone3_batch, NULL },
+	{ "spawn-cn", ROLE_SECONDARY, "spawn while a process listens to proc connector events",
+	  1, 0, false, cn_setup, spawn_batch, cn_teardown },
 	/*
 	 * Last in the unshuffled order: after its 256 MiB are freed, the next
 	 * workload's first batches ran 43% slow (exec, instruction clock),

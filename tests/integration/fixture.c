@@ -16,6 +16,8 @@
  *   parity tests):
  *	--cgroup NAME	 a child cgroup NAME of the fixture's own, on every
  *			 mounted hierarchy (v1 and v2), removed at the end
+ *	--cgroup-max N	 ... on the first N mounted hierarchies only
+ *	--threads N	 N - 1 more threads in the target, all sleeping
  *	--uid N --gid N	 run as uid/gid N
  *	--groups A,B,..	 supplementary groups
  *	--caps A,B,..	 capability numbers kept: permitted, effective,
@@ -24,6 +26,7 @@
  *	--bound A,B,..	 further capability numbers left in the bounding set
  *	--nnp		 no_new_privs
  *	--deny-mkdir	 a seccomp filter: mkdir and mkdirat fail with EPERM
+ *			 (repeatable: one more filter each time)
  *	--rlimit R:S:H	 resource R (an RLIMIT_* number) limited to soft S,
  *			 hard H (repeatable); set before any namespace, so
  *			 that a hard limit may be raised
@@ -49,6 +52,7 @@
 #include <sys/syscall.h>
 #include <getopt.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,6 +88,8 @@ struct cfg {
 
 static char cgroup_dirs[32][8192];
 static int ncgroup_dirs;
+static int cgroup_max = 32;	/* --cgroup-max */
+static long nthreads = 1;	/* --threads */
 
 static pid_t target_pid;
 
@@ -201,6 +207,8 @@ static void join_new_cgroups(const char *name)
 			continue;
 		if (!own_cgroup(e->mnt_type, e->mnt_opts, own, sizeof(own)))
 			continue;
+		if (ncgroup_dirs >= cgroup_max)
+			break;
 		snprintf(dir, sizeof(dir), "%s%s/%s", e->mnt_dir,
 			 strcmp(own, "/") ? own : "", name);
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
@@ -239,7 +247,7 @@ static void collect_cgroup_dirs(const char *name)
 
 	if (!m)
 		return;
-	while ((e = getmntent(m)) && ncgroup_dirs < 32) {
+	while ((e = getmntent(m)) && ncgroup_dirs < cgroup_max) {
 		if (strcmp(e->mnt_type, "cgroup2") && strcmp(e->mnt_type, "cgroup"))
 			continue;
 		if (!own_cgroup(e->mnt_type, e->mnt_opts, own, sizeof(own)))
@@ -319,8 +327,16 @@ static void confine(const struct cfg *c)
 		if (!c->nnp && c->caps != ~0ULL && !((c->caps >> CAP_SYS_ADMIN) & 1) &&
 		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die("no_new_privs");
-		deny_mkdir();
+		for (i = 0; i < c->deny_mkdir; i++)
+			deny_mkdir();
 	}
+}
+
+static void *sleeper(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
 }
 
 static void target_main(const struct cfg *c, int ready)
@@ -346,6 +362,12 @@ static void target_main(const struct cfg *c, int ready)
 	if (chdir(c->cwd ? c->cwd : "/") < 0)
 		die("chdir");
 	confine(c);
+	for (long i = 1; i < nthreads; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, sleeper, NULL))
+			die("pthread_create");
+	}
 	if (write(ready, "R", 1) != 1)
 		die("ready");
 	close(ready);
@@ -477,6 +499,8 @@ int main(int argc, char **argv)
 		{ "bound", required_argument, NULL, 'B' },
 		{ "nnp", no_argument, NULL, 'N' },
 		{ "deny-mkdir", no_argument, NULL, 'D' },
+		{ "cgroup-max", required_argument, NULL, 'M' },
+		{ "threads", required_argument, NULL, 'H' },
 		{ "rlimit", required_argument, NULL, 'L' },
 		{ "oom", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
@@ -534,7 +558,13 @@ int main(int argc, char **argv)
 			c.nnp = 1;
 			break;
 		case 'D':
-			c.deny_mkdir = 1;
+			c.deny_mkdir++;
+			break;
+		case 'M':
+			cgroup_max = atoi(optarg);
+			break;
+		case 'H':
+			nthreads = atol(optarg);
 			break;
 		case 'L': {
 			unsigned long long cur, max;

@@ -235,6 +235,14 @@ START_TEST(files)
 	ck_assert_int_eq(PARSE("web", "--", "--read-file=x"), 0);
 	ck_assert(!a.copy);
 	ck_assert_str_eq(a.argv[0], "--read-file=x");
+	/* "--" before TARGET, as hijack(1)'s synopsis allows. */
+	ck_assert_int_eq(PARSE("--read-file=/etc/hosts", "--", "web"), 0);
+	ck_assert(a.copy);
+	ck_assert_str_eq(a.target, "web");
+	ck_assert_int_eq(PARSE("--", "web", "-n", "a"), 0);
+	ck_assert_str_eq(a.target, "web");
+	ck_assert_uint_eq(a.opts.ns_select, 0);
+	ck_assert_str_eq(a.argv[0], "-n");
 }
 END_TEST
 

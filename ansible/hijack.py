@@ -1,0 +1,407 @@
+# hijack.py - an Ansible connection plugin that runs tasks inside running
+# containers through hijack(1), on this host or on another one over OpenSSH.
+#
+# Part of hijack; installed by `make install` as
+# $(datadir)/ansible/plugins/connection/hijack.py (Ansible's default
+# connection plugin path when the prefix is /usr) and as the collection
+# hijack.containers under $(datadir)/ansible/collections.
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+name: hijack
+short_description: run tasks inside running containers through hijack
+description:
+  - Runs commands inside a running container with C(hijack), which joins
+    the container's namespaces, cgroups, credentials, capabilities,
+    seccomp filters, LSM label and limits, so that a task runs as the
+    container's own processes do.
+  - C(ansible_host) is a hijack TARGET, as on hijack's command line
+    (C(web), C(docker:web), C(lxc:db1), C(pid:4242)).
+  - Files are copied with C(hijack --write-file) and C(hijack --read-file), and
+    nothing of the container is used for them (no C(tee), C(cat) or C(dd),
+    no host path into the container's root), so C(copy), C(template) and
+    C(fetch) work in containers without any tools.
+  - Modules need a shell and Python in the container; with
+    C(hijack_shell=none), commands (C(raw)) run without a shell.
+  - With C(hijack_host), hijack runs on that host over OpenSSH; one
+    master connection (ControlMaster/ControlPersist) serves every task.
+    Nothing runs on that host but sshd and hijack.
+  - C(become) works where the container has C(su) or C(sudo) (and the
+    target's user may use them without a password, as root may). Where the
+    container has neither, set C(ansible_user) (hijack C(--user)) instead, and
+    hijack then starts the task as that user directly.
+  - Exit status 125 with a C(hijack:) message is a failure of hijack itself
+    (no such container, permission denied, ...) and becomes an unreachable
+    host with hijack's message; 126 and 127 (command not executable, not
+    found) are the task's own failure.
+author: the hijack authors
+version_added: "0.1.0"
+options:
+  remote_addr:
+    description: The hijack TARGET, C([ENGINE:]NAME) or C(pid:PID), as given to hijack.
+    default: inventory_hostname
+    vars:
+      - name: inventory_hostname
+      - name: ansible_host
+      - name: ansible_hijack_target
+  remote_user:
+    description:
+      - Run as this user of the container (hijack C(--user)), a name from
+        the container's C(/etc/passwd) or a number. Unset, the container's
+        own user (that of its main process).
+      - This is how to run a task as another user in a container without
+        C(su) or C(sudo).
+    vars:
+      - name: ansible_user
+      - name: ansible_hijack_user
+  hijack_group:
+    description: Run with this group of the container (hijack C(--group)).
+    vars:
+      - name: ansible_hijack_group
+  hijack_exe:
+    description: The hijack program, on the host that runs it.
+    default: hijack
+    env:
+      - name: ANSIBLE_HIJACK_EXE
+    vars:
+      - name: ansible_hijack_exe
+  hijack_shell:
+    description:
+      - The shell in the container that runs each command, as
+        C(SHELL -c COMMAND).
+      - C(none) runs a command without any shell, split into words as a
+        shell would (no redirections, no variables), for C(raw) tasks in a
+        container that has no shell. Modules then cannot run.
+    default: /bin/sh
+    vars:
+      - name: ansible_hijack_shell
+  hijack_env:
+    description: The environment (hijack C(--env)), C(target), C(keep) or C(clear).
+    choices: [target, keep, clear]
+    vars:
+      - name: ansible_hijack_env
+  hijack_setenv:
+    description: Variables set in the command's environment (hijack C(--setenv)).
+    type: dict
+    default: {}
+    vars:
+      - name: ansible_hijack_setenv
+  hijack_caps:
+    description: Capability sets (hijack C(--caps)), C(target) or C(keep).
+    choices: [target, keep]
+    vars:
+      - name: ansible_hijack_caps
+  hijack_cgroups:
+    description: Cgroup membership (hijack C(--cgroups)), C(target) or C(keep).
+    choices: [target, keep]
+    vars:
+      - name: ansible_hijack_cgroups
+  hijack_seccomp:
+    description: Seccomp filters (hijack C(--seccomp)), C(target), C(none) or a policy file.
+    vars:
+      - name: ansible_hijack_seccomp
+  hijack_lsm:
+    description: AppArmor or SELinux label (hijack C(--lsm)), C(target) or C(keep).
+    choices: [target, keep]
+    vars:
+      - name: ansible_hijack_lsm
+  hijack_limits:
+    description: Resource limits and OOM score adjustment (hijack C(--limits)), C(target) or C(keep).
+    choices: [target, keep]
+    vars:
+      - name: ansible_hijack_limits
+  hijack_ns:
+    description: Namespace types to enter (hijack C(--ns)), for example C(mnt,uts,net).
+    vars:
+      - name: ansible_hijack_ns
+  hijack_no_ns:
+    description: Namespace types not to enter (hijack C(--no-ns)).
+    vars:
+      - name: ansible_hijack_no_ns
+  hijack_extra_args:
+    description: Further hijack options, placed before the TARGET.
+    type: list
+    elements: str
+    default: []
+    vars:
+      - name: ansible_hijack_extra_args
+  hijack_host:
+    description:
+      - The host the container runs on. Unset or empty, hijack runs here;
+        otherwise over OpenSSH on that host.
+    vars:
+      - name: hijack_host
+      - name: ansible_hijack_host
+  hijack_ssh_user:
+    description: The user to log in as on C(hijack_host) (it must be allowed to run hijack).
+    vars:
+      - name: hijack_ssh_user
+  hijack_ssh_port:
+    description: The port of C(hijack_host)'s sshd.
+    type: int
+    vars:
+      - name: hijack_ssh_port
+  hijack_ssh_args:
+    description: Further ssh options (for example C(-i KEY), C(-o UserKnownHostsFile=...)).
+    type: list
+    elements: str
+    default: []
+    vars:
+      - name: hijack_ssh_args
+  hijack_ssh_executable:
+    description: The ssh client.
+    default: ssh
+    vars:
+      - name: hijack_ssh_executable
+  hijack_control_persist:
+    description: How long the master connection to C(hijack_host) stays open when idle (ssh C(ControlPersist)).
+    default: 60s
+    vars:
+      - name: hijack_control_persist
+  hijack_control_dir:
+    description: The directory for the master connections' sockets.
+    default: ~/.ansible/cp
+    vars:
+      - name: hijack_control_dir
+  pipelining:
+    description: Send modules to Python on standard input instead of copying them first.
+    type: bool
+    default: true
+    env:
+      - name: ANSIBLE_PIPELINING
+    ini:
+      - section: defaults
+        key: pipelining
+    vars:
+      - name: ansible_pipelining
+      - name: ansible_hijack_pipelining
+  timeout:
+    description: Seconds to wait for a become prompt or success.
+    type: int
+    default: 10
+    vars:
+      - name: ansible_timeout
+'''
+
+import fcntl
+import hashlib
+import os
+import selectors
+import shlex
+import subprocess
+
+from ansible.errors import AnsibleConnectionFailure, AnsibleError, AnsibleFileNotFound
+from ansible.module_utils.common.text.converters import to_bytes, to_text
+from ansible.plugins.connection import ConnectionBase
+from ansible.utils.display import Display
+
+display = Display()
+
+# Options passed on to hijack as --NAME=VALUE when set.
+_PASSED_ON = (
+    ('remote_user', 'user'), ('hijack_group', 'group'), ('hijack_env', 'env'),
+    ('hijack_caps', 'caps'), ('hijack_cgroups', 'cgroups'),
+    ('hijack_seccomp', 'seccomp'), ('hijack_lsm', 'lsm'),
+    ('hijack_limits', 'limits'), ('hijack_ns', 'ns'), ('hijack_no_ns', 'no-ns'),
+)
+
+# hijack's own failure (see hijack(1), EXIT STATUS).
+_HIJACK_FAILED = 125
+
+# What OpenSSH's client says when it, not the command, failed (with 255).
+_SSH_FAILURES = ('Host key verification failed.',)
+_SSH_FAILURE_PREFIXES = ('Permission denied (', 'kex_exchange_identification:',
+                         'Connection closed by ', 'Connection timed out',
+                         'Control socket connect(')
+
+
+class Connection(ConnectionBase):
+    transport = 'hijack'
+    has_pipelining = True
+    # Nothing reads a terminal: hijack runs with --no-pty and pipes.
+    has_tty = False
+
+    def _connect(self):
+        if not self._connected:
+            display.vvv(u'ESTABLISH HIJACK CONNECTION TO %s' % self._target(),
+                        host=self._target())
+            self._connected = True
+        return self
+
+    def _target(self):
+        return self.get_option('remote_addr')
+
+    def _hijack_argv(self, file_opts=()):
+        '''hijack's argument vector up to and including the TARGET.'''
+        argv = [self.get_option('hijack_exe'), '--no-pty']
+        for opt, flag in _PASSED_ON:
+            value = self.get_option(opt)
+            if value not in (None, ''):
+                argv.append('--%s=%s' % (flag, value))
+        for name, value in sorted(self.get_option('hijack_setenv').items()):
+            argv.append('--setenv=%s=%s' % (name, value))
+        argv.extend(self.get_option('hijack_extra_args'))
+        argv.extend(file_opts)
+        target = self._target()
+        # No engine names a container with a leading '-', and hijack would
+        # take it for an option (it reads options up to the first word that
+        # is not one).
+        if not target or target.startswith('-'):
+            raise AnsibleConnectionFailure('not a hijack TARGET: %r' % target)
+        argv.append(target)
+        return argv
+
+    def _ssh_argv(self, remote_argv):
+        '''ssh ... HOST -- COMMAND, through a shared master connection.
+
+        sshd hands COMMAND to the login shell, so each word is quoted.'''
+        host = self.get_option('hijack_host')
+        # ssh would read a leading '-' as one of its options.
+        if host.startswith('-'):
+            raise AnsibleConnectionFailure('not a host name: %r' % host)
+        cdir = os.path.expanduser(self.get_option('hijack_control_dir'))
+        os.makedirs(cdir, mode=0o700, exist_ok=True)
+        user = self.get_option('hijack_ssh_user')
+        port = self.get_option('hijack_ssh_port')
+        # One socket per destination, short enough for sun_path.
+        key = '%s@%s:%s' % (user or '', host, port or '')
+        path = os.path.join(cdir, 'hj-' + hashlib.sha1(to_bytes(key)).hexdigest()[:16])
+        argv = [self.get_option('hijack_ssh_executable'),
+                '-o', 'BatchMode=yes',
+                '-o', 'ControlMaster=auto',
+                '-o', 'ControlPersist=%s' % self.get_option('hijack_control_persist'),
+                '-o', 'ControlPath=%s' % path]
+        if user:
+            argv.extend(['-l', user])
+        if port:
+            argv.extend(['-p', str(port)])
+        argv.extend(self.get_option('hijack_ssh_args'))
+        argv.extend([host, '--', ' '.join(shlex.quote(a) for a in remote_argv)])
+        return argv
+
+    def _argv(self, hijack_argv):
+        if self.get_option('hijack_host'):
+            return self._ssh_argv(hijack_argv)
+        return hijack_argv
+
+    def _check_hijack(self, rc, stderr):
+        '''125 with hijack's own message: the container was not reached.'''
+        if rc != _HIJACK_FAILED:
+            return
+        lines = [l for l in to_text(stderr, errors='surrogate_or_replace').splitlines()
+                 if l.startswith('hijack:') or l.startswith('hijack ')]
+        if lines:
+            raise AnsibleConnectionFailure('%s: %s' % (self._target(), lines[-1]))
+
+    def _ssh_failed(self, rc, stderr):
+        '''ssh's own failure (no answer, login refused) is 255, as a
+        command's own 255 is: ssh's is the one it explains on stderr.'''
+        if not self.get_option('hijack_host') or rc != 255:
+            return
+        err = to_text(stderr, errors='surrogate_or_replace').strip()
+        if any(l.startswith('ssh:') or l in _SSH_FAILURES or l.startswith(_SSH_FAILURE_PREFIXES)
+               for l in err.splitlines()):
+            raise AnsibleConnectionFailure('%s: ssh to %s: %s' % (
+                self._target(), self.get_option('hijack_host'), err))
+
+    def exec_command(self, cmd, in_data=None, sudoable=True):
+        super(Connection, self).exec_command(cmd, in_data=in_data, sudoable=sudoable)
+        shell = self.get_option('hijack_shell')
+        if shell == 'none':
+            command = shlex.split(to_text(cmd))
+        else:
+            command = [shell, '-c', to_text(cmd)]
+        argv = self._argv(self._hijack_argv() + ['--'] + command)
+        display.vvv(u'EXEC %s' % argv, host=self._target())
+        p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        if self.become and self.become.expect_prompt() and sudoable:
+            self._become_handshake(p)
+        stdout, stderr = p.communicate(in_data)
+        self._ssh_failed(p.returncode, stderr)
+        self._check_hijack(p.returncode, stderr)
+        return p.returncode, stdout, stderr
+
+    def _become_handshake(self, p):
+        '''Wait for su/sudo to ask for a password (and answer it) or to
+        say the command started; what they printed is not the task's.'''
+        out = b''
+        sel = selectors.DefaultSelector()
+        for f in (p.stdout, p.stderr):
+            fl = fcntl.fcntl(f, fcntl.F_GETFL)
+            fcntl.fcntl(f, fcntl.F_SETFL, fl | os.O_NONBLOCK)
+            sel.register(f, selectors.EVENT_READ)
+        try:
+            while not (self.become.check_success(out) or
+                       self.become.check_password_prompt(out)):
+                ready = sel.select(self.get_option('timeout'))
+                if not ready:
+                    p.kill()
+                    p.communicate()
+                    raise AnsibleError('timeout waiting for privilege escalation:\n' +
+                                       to_text(out, errors='surrogate_or_replace'))
+                for k, _ in ready:
+                    chunk = k.fileobj.read()
+                    if not chunk:
+                        p.communicate()
+                        self._check_hijack(p.returncode, out)
+                        raise AnsibleError('privilege escalation ended before it started the command:\n' +
+                                           to_text(out, errors='surrogate_or_replace'))
+                    out += chunk
+        finally:
+            sel.close()
+            for f in (p.stdout, p.stderr):
+                fl = fcntl.fcntl(f, fcntl.F_GETFL)
+                fcntl.fcntl(f, fcntl.F_SETFL, fl & ~os.O_NONBLOCK)
+        if not self.become.check_success(out):
+            password = self.become.get_option('become_pass', playcontext=self._play_context)
+            p.stdin.write(to_bytes(password or '', errors='surrogate_or_strict') + b'\n')
+            p.stdin.flush()
+
+    def _transfer(self, file_opts, path, stdin, stdout, what):
+        argv = self._argv(self._hijack_argv(file_opts=file_opts))
+        display.vvv(u'%s %s' % (what, argv), host=self._target())
+        p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
+                             stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
+        _, stderr = p.communicate()
+        self._ssh_failed(p.returncode, stderr)
+        self._check_hijack(p.returncode, stderr)
+        if p.returncode != 0:
+            raise AnsibleError('%s %s: exit status %d: %s' % (
+                what, path, p.returncode, to_text(stderr, errors='surrogate_or_replace').strip()))
+
+    def put_file(self, in_path, out_path):
+        super(Connection, self).put_file(in_path, out_path)
+        display.vvv(u'PUT %s TO %s' % (in_path, out_path), host=self._target())
+        try:
+            src = open(to_bytes(in_path, errors='surrogate_or_strict'), 'rb')
+        except OSError as e:
+            raise AnsibleFileNotFound('file or module does not exist: %s: %s' % (in_path, e))
+        with src:
+            # Private, as Ansible's own transfers are (modules, sources that
+            # may hold secrets); the module that uses it sets the final mode.
+            self._transfer(['--write-file=%s' % out_path, '--mode=0600'],
+                           out_path, src, subprocess.DEVNULL, 'PUT')
+
+    def fetch_file(self, in_path, out_path):
+        super(Connection, self).fetch_file(in_path, out_path)
+        display.vvv(u'FETCH %s TO %s' % (in_path, out_path), host=self._target())
+        tmp = out_path + '.hijack-part'
+        try:
+            with open(to_bytes(tmp, errors='surrogate_or_strict'), 'wb') as dst:
+                self._transfer(['--read-file=%s' % in_path], in_path,
+                               subprocess.DEVNULL, dst, 'FETCH')
+            os.rename(tmp, out_path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    def reset(self):
+        self.close()
+
+    def close(self):
+        # The ssh master stays for ControlPersist: the next task reuses it.
+        self._connected = False

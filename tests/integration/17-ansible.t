@@ -1,0 +1,297 @@
+#!/bin/sh
+# The Ansible connection plugin (ansible/hijack.py) with Debian's Ansible:
+# one playbook (ansible/site.yml: raw, command, copy, template, stat,
+# fetch, a handler, a failing task) against an LXC, a runc and a Docker
+# container with Python and a distroless one (Python only, no shell),
+# first on this host, then "on another host": through an sshd this test
+# starts on a loopback address with a key it makes.  Then the plugin as
+# installed (make's install targets, as a collection too), its
+# documentation, 125 as an unreachable host, --user, become with su,
+# put_file and fetch_file in the distroless container, and a short
+# fan-out against community.docker.nsenter (the long one is
+# `make bench-ansible`, tests/bench/ansible-fanout.sh).
+. "${TESTDIR:-$(dirname "$0")}/lib.sh"
+. "$TESTDIR/containers.sh"
+. "$TESTDIR/pyroot.sh"
+skip_unless_root
+trap '' PIPE
+
+for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker \
+	containerd ssh ssh-keygen busybox python3; do
+	command -v "$tool" >/dev/null ||
+		{ echo "Bail out! $tool is missing: run tests/deps.sh test"; exit 1; }
+done
+[ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
+
+plan 100
+
+tmp=$(tmpdir)
+n=hja$$
+img=hijack-test-py:$$
+sshd_pid=""
+
+ansible_cleanup() {
+	for s in "$tmp"/cp/hj-*; do
+		[ -S "$s" ] && ssh -o ControlPath="$s" -O exit x >/dev/null 2>&1
+	done
+	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+	runc_down "$n-runc" "$tmp/runc"
+	runc_down "$n-dl" "$tmp/dl"
+	lxc_down "$n-lxc"
+	docker_down "$n-dk"
+	docker rmi -f "$img" >/dev/null 2>&1
+	docker_daemon_down
+	containerd_daemon_down
+}
+trap 'ansible_cleanup; cleanup' EXIT
+
+bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# Ansible's own files stay in the test's directory, and only Debian's
+# Ansible runs (not one a user installed elsewhere in PATH).
+# The Python roots' cache stays the user's (pyroot.sh chose it already).
+export HIJACK_PYROOT_CACHE
+export HOME="$tmp/home" ANSIBLE_LOCAL_TEMP="$tmp/ansible-local"
+export ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=False
+export ANSIBLE_NOCOLOR=1 ANSIBLE_DEPRECATION_WARNINGS=False
+mkdir -p "$HOME"
+A=/usr/bin
+
+# --- the plugin as installed ---------------------------------------------
+# By make's install targets from the build tree; as an autopkgtest (no
+# build tree), the package's.
+if [ -n "${top_builddir:-}" ]; then
+	make -s -C "$top_builddir" DESTDIR="$tmp/inst" install-dist_ansibleconnectionDATA \
+		install-dist_ansiblecollectionDATA install-dist_ansiblecollectionmetaDATA \
+		install-ansiblecollectionpluginDATA >/dev/null || bail "make install of the plugin"
+	plugdir=$(dirname "$(find "$tmp/inst" -path '*/plugins/connection/hijack.py' ! -path '*/collections/*')")
+	colldir=$(find "$tmp/inst" -type d -name collections -path '*/ansible/collections')
+else
+	plugdir=/usr/share/ansible/plugins/connection
+	colldir=/usr/share/ansible/collections
+fi
+export ANSIBLE_CONNECTION_PLUGINS="$plugdir" ANSIBLE_COLLECTIONS_PATH="$colldir"
+is "$(test -f "$plugdir/hijack.py" && echo yes)" yes "make install puts the plugin under DATADIR/ansible/plugins/connection"
+is "$(test -f "$colldir/ansible_collections/hijack/containers/plugins/connection/hijack.py" && echo yes)" yes \
+	"... and the collection hijack.containers under DATADIR/ansible/collections"
+
+doc=$("$A/ansible-doc" -t connection hijack 2>&1)
+for word in "hijack TARGET" hijack_host remote_user "hijack --write-file" \
+	hijack_setenv hijack_seccomp pipelining "ansible_user" "su' or \`sudo'"; do
+	like "$doc" "*$word*" "ansible-doc -t connection hijack documents '$word'"
+done
+doc=$("$A/ansible-doc" -t connection hijack.containers.hijack 2>&1)
+like "$doc" "*hijack_host*" "ansible-doc finds it as the collection's hijack.containers.hijack"
+
+# --- the containers ------------------------------------------------------
+pyroot "$tmp/root" || bail "no Python root"
+pyroot_bare "$tmp/bare" || bail "no bare Python root"
+lxc_root=$(readlink -f "$tmp/root")
+pylxc_up "$n-lxc" "$tmp/root" || bail "LXC container"
+pyrunc_up "$n-runc" "$tmp/runc" "$tmp/root" /bin/sleep 100000 || bail "runc container"
+pyrunc_up "$n-dl" "$tmp/dl" "$tmp/bare" /usr/bin/python3 -c 'import time; time.sleep(1e6)' ||
+	bail "distroless container"
+containerd_daemon_up "$tmp" || bail "containerd did not start"
+docker_daemon_up "$tmp" || bail "dockerd did not start"
+tar -C "$lxc_root" -cf - . | docker import - "$img" >/dev/null || bail "docker import"
+docker_up "$n-dk" "$img" || bail "docker container"
+
+# inventory FILE [VAR=VALUE...]: the four containers, extra variables for all.
+inventory() {
+	f=$1
+	shift
+	cat >"$f" <<EOF
+[boxes]
+lxc ansible_host=lxc:$n-lxc
+runc ansible_host=runc:$n-runc
+docker ansible_host=docker:$n-dk
+
+[distroless]
+dl ansible_host=runc:$n-dl ansible_hijack_shell=none
+
+[all:vars]
+ansible_connection=hijack
+ansible_hijack_exe=$HIJACK
+ansible_python_interpreter=/usr/bin/python3
+ansible_remote_tmp=/tmp/.ansible
+EOF
+	for v in "$@"; do
+		echo "$v" >>"$f"
+	done
+}
+
+# play NAME INVENTORY: run site.yml; its results in $tmp/NAME.res.
+play() {
+	rm -rf "$tmp/fetch-$1"
+	ANSIBLE_STDOUT_CALLBACK=json "$A/ansible-playbook" -i "$2" -f 4 \
+		-e fetch_dir="$tmp/fetch-$1" "$TESTDIR/ansible/site.yml" \
+		>"$tmp/$1.json" 2>"$tmp/$1.err"
+	play_rc=$?
+	python3 "$TESTDIR/ansible/results.py" "$tmp/$1.json" >"$tmp/$1.res" 2>&1
+}
+
+# res NAME HOST TASK: that task's "STATE|rc|changed|text".
+res() {
+	grep "^$2|$3|" "$tmp/$1.res" | head -n 1 | cut -d'|' -f3-
+}
+
+# check_play NAME: what site.yml did in each container.
+check_play() {
+	is "$play_rc" 2 "$1: ansible-playbook exits 2 (the failing tasks)"
+	for h in lxc runc docker; do
+		case $h in
+		lxc) hn=$n-lxc t=lxc:$n-lxc ;;
+		runc) hn=$n-runc t=runc:$n-runc ;;
+		docker) hn=$n-dk t=docker:$n-dk ;;
+		esac
+		is "$(res "$1" $h raw)" "ok|0|true|$hn" "$1 $h: raw runs in the container (its hostname)"
+		is "$(res "$1" $h command)" "ok|0|true|root" "$1 $h: command"
+		like "$(res "$1" $h copy)" "ok||true|*" "$1 $h: copy changes the file"
+		like "$(res "$1" $h template)" "ok||true|*" "$1 $h: template"
+		like "$(res "$1" $h stat)" "ok||false|*" "$1 $h: stat"
+		is "$(cat "$tmp/fetch-$1/$h/tmp/motd" 2>&1)" "$h is $t; hello from $h" \
+			"$1 $h: fetch brings back the templated file"
+		like "$(res "$1" $h "copy again")" "ok||false|*" "$1 $h: copy again changes nothing"
+		is "$(res "$1" $h handler)" "ok|0|true|" "$1 $h: the handler ran"
+		is "$(res "$1" $h failing)" "failed|3|true|broken on purpose in $hn" \
+			"$1 $h: the failing task fails with its own message and status"
+		is "$(grep "^$h|stats|" "$tmp/$1.res" | cut -d'|' -f3-)" "8|6|1|0" \
+			"$1 $h: ok 8, changed 6 (raw, command, copy, template, fetch, handler), one failure, reachable"
+	done
+	is "$(res "$1" dl raw)" "ok|0|true|$n-dl" "$1 distroless: raw runs without a shell"
+	like "$(res "$1" dl failing)" "failed|127|true|hijack: exec: /bin/sh*: No such file or directory" \
+		"$1 distroless: a missing program is the task's failure (127), not an unreachable host"
+}
+
+inventory "$tmp/local.ini"
+play local "$tmp/local.ini"
+check_play local
+st=$(python3 - "$tmp/local.json" <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1]))
+for t in run["plays"][1]["tasks"]:
+    if t["task"]["name"] == "stat":
+        s = t["hosts"]["runc"]["stat"]
+        print(s["exists"], s["mode"], s["size"])
+EOF
+)
+is "$st" "True 0640 16" "local runc: stat sees the copied file (mode, size)"
+
+# --- ad hoc: pipelining, 125, --user, become ------------------------------
+out=$("$A/ansible" -i "$tmp/local.ini" runc -m command -a 'id -un' -vvv 2>&1)
+like "$out" "*runc | CHANGED | rc=0 >>*root*" "ad hoc: command"
+is "$(echo "$out" | grep -c "PUT ")" 0 "... pipelined: the module goes to Python's stdin, no file is copied"
+like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', 'runc:$n-runc', '--', '/bin/sh', '-c',*" \
+	"... as hijack --no-pty TARGET -- /bin/sh -c COMMAND"
+out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_host="runc:nosuch$$" runc -m command -a true 2>&1)
+rc=$?
+is "$rc" 4 "an unknown container: ansible exits 4 (unreachable)"
+like "$out" "*UNREACHABLE*hijack: target: no running container 'nosuch$$' (searched: runc)*" \
+	"... with hijack's own message"
+out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_user=nobody boxes -m command -a 'id -un' 2>&1)
+is "$(echo "$out" | grep -c "CHANGED | rc=0")" 3 "ansible_user=nobody: the task runs as nobody (hijack --user) in all three"
+is "$(echo "$out" | grep -cx nobody)" 3 "... and says so"
+[ "$(echo "$out" | grep -cx nobody)" = 3 ] || diag "$out"
+# runc's default spec gives its container neither CAP_SETUID (su) nor
+# CAP_CHOWN (Ansible hands its files to the become user): hijack keeps that
+# confinement, so become is tried where the engines grant both.
+out=$("$A/ansible" -i "$tmp/local.ini" -b --become-method=su --become-user=app 'lxc:docker' \
+	-m command -a 'id -un' 2>&1)
+is "$(echo "$out" | grep -c "CHANGED | rc=0")" 2 "become with the container's su (busybox), in LXC and Docker"
+is "$(echo "$out" | grep -cx app)" 2 "... the task runs as the container's user app"
+[ "$(echo "$out" | grep -cx app)" = 2 ] || diag "$out"
+out=$("$A/ansible" -i "$tmp/local.ini" -b --become-method=su --become-user=app runc \
+	-m command -a 'id -un' 2>&1)
+like "$out" "*FAILED*Failed to set permissions on the temporary files*" \
+	"... and in runc's container, without CAP_CHOWN, fails as it would from inside"
+out=$("$A/ansible" -i "$tmp/local.ini" -c hijack.containers.hijack lxc -m raw -a hostname 2>&1)
+like "$out" "*CHANGED | rc=0 >>*$n-lxc*" "the plugin loaded from the collection as hijack.containers.hijack"
+
+# --- files in the distroless container, through the plugin itself ---------
+# No module can run there (no shell): put_file and fetch_file are called
+# as Ansible's copy and fetch call them.
+head -c 300000 /dev/urandom >"$tmp/blob"
+out=$(python3 - "$tmp/blob" "$tmp/blob.back" "runc:$n-dl" "$HIJACK" <<'EOF' 2>&1
+import sys
+sys.path.insert(0, "/usr/lib/python3/dist-packages")
+from ansible.playbook.play_context import PlayContext
+from ansible.plugins.loader import connection_loader
+src, back, target, exe = sys.argv[1:]
+pc = PlayContext()
+pc.remote_addr = target
+conn = connection_loader.get("hijack", pc, None)
+conn.set_options(var_options={"ansible_host": target, "ansible_hijack_exe": exe,
+                              "ansible_hijack_shell": "none"})
+conn._connect()
+conn.put_file(src, "/tmp/blob")
+conn.fetch_file("/tmp/blob", back)
+rc, out, err = conn.exec_command("/usr/bin/python3 -c 'import os; print(oct(os.stat(\"/tmp/blob\").st_mode & 0o777))'")
+print(rc, out.decode().strip())
+try:
+    conn.fetch_file("/nonexistent", back + ".2")
+except Exception as e:
+    print(type(e).__name__)
+EOF
+)
+is "$(echo "$out" | head -n 1)" "0 0o600" "distroless: put_file writes the file (mode 0600, Ansible's own)"
+is "$(cmp "$tmp/blob" "$tmp/blob.back" 2>&1 && echo same)" "same" "distroless: fetch_file reads it back byte for byte"
+is "$(echo "$out" | sed -n 2p)" "AnsibleError" "distroless: fetching a missing file fails"
+is "$(test ! -e "$tmp/blob.back.2" && test ! -e "$tmp/blob.back.2.hijack-part" && echo yes)" yes \
+	"... leaving nothing behind"
+
+# --- the same playbook "on another host", over ssh -------------------------
+ssh_addr=127.0.0.2
+ssh_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('$ssh_addr', 0)); print(s.getsockname()[1])")
+mkdir -p "$tmp/ssh" /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/host" || bail "host key"
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/id" || bail "client key"
+cp "$tmp/ssh/id.pub" "$tmp/ssh/authorized_keys"
+echo "[$ssh_addr]:$ssh_port $(cut -d' ' -f1,2 "$tmp/ssh/host.pub")" >"$tmp/ssh/known_hosts"
+cat >"$tmp/ssh/sshd_config" <<EOF
+ListenAddress $ssh_addr:$ssh_port
+HostKey $tmp/ssh/host
+PidFile $tmp/ssh/sshd.pid
+AuthorizedKeysFile $tmp/ssh/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+LogLevel VERBOSE
+EOF
+/usr/sbin/sshd -D -e -f "$tmp/ssh/sshd_config" 2>"$tmp/ssh/log" &
+sshd_pid=$!
+_wait_for 10 python3 -c "import socket; socket.create_connection(('$ssh_addr', $ssh_port))" ||
+	bail "sshd did not start: $(cat "$tmp/ssh/log")"
+
+# The same changes again, from a clean start.
+for t in "lxc:$n-lxc" "runc:$n-runc" "docker:$n-dk"; do
+	"$HIJACK" "$t" -- rm -f /tmp/greeting /tmp/motd /tmp/handler-ran
+done
+inventory "$tmp/ssh.ini" "hijack_host=$ssh_addr" "hijack_ssh_port=$ssh_port" \
+	"hijack_ssh_user=root" "hijack_control_dir=$tmp/cp" \
+	"hijack_ssh_args=['-i', '$tmp/ssh/id', '-o', 'UserKnownHostsFile=$tmp/ssh/known_hosts', '-o', 'StrictHostKeyChecking=yes']"
+play ssh "$tmp/ssh.ini"
+check_play ssh
+logins=$(grep -c "Accepted publickey for root" "$tmp/ssh/log")
+tasks=$(grep -vc "|stats|" "$tmp/ssh.res")
+is "$(test "$logins" -ge 1 && test "$logins" -le 4 && echo yes)" yes \
+	"ssh: $tasks tasks over $logins logins (ControlMaster: one per host, at most one per fork)"
+is "$(ssh -o ControlPath="$(ls "$tmp"/cp/hj-* | head -n 1)" -O check x 2>&1 | grep -q "Master running" && echo yes)" yes \
+	"ssh: the master connection persists for the next run (ControlPersist)"
+out=$("$A/ansible" -i "$tmp/ssh.ini" -e ansible_host="lxc:nosuch$$" lxc -m raw -a true 2>&1)
+like "$out" "*UNREACHABLE*hijack: target: no running container 'nosuch$$' (searched: lxc)*" \
+	"ssh: an unknown container is unreachable with hijack's message from the remote host"
+out=$("$A/ansible" -i "$tmp/ssh.ini" -e hijack_ssh_port=1 lxc -m raw -a true 2>&1)
+like "$out" "*UNREACHABLE*ssh to $ssh_addr*" "ssh: a host that does not answer is unreachable, naming it"
+out=$("$A/ansible" -i "$tmp/ssh.ini" lxc -m raw -a 'exit 255' 2>&1)
+like "$out" "*lxc | FAILED | rc=255*" "ssh: a command's own 255 is its failure, not ssh's"
+
+# --- fan-out, short: 6 containers, forks=10, against nsenter --------------
+FANOUT_COUNT=6 FANOUT_ROUNDS=1 sh "$TESTDIR/../bench/ansible-fanout.sh" >"$tmp/fanout" 2>&1
+rc=$?
+is "$rc" 0 "fan-out: 6 containers, forks=10, hijack and community.docker.nsenter both succeed"
+diag "$(cat "$tmp/fanout")"
