@@ -3,6 +3,7 @@
  * check_tool - running an engine's command-line tool and taking its
  * output (src/libhijack/tool.c), with sh standing in for the tool.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -41,7 +42,12 @@ START_TEST(failures)
 	char *out = NULL;
 	size_t len = 0;
 
-	/* A tool that is not installed: the engine is not there, no error. */
+	/*
+	 * A tool that is not installed: the engine is not there, no error.
+	 * (On a PATH with a directory the caller may not search, the lookup
+	 * fails with EACCES instead, which is an error: a PATH of our own.)
+	 */
+	ck_assert_int_eq(setenv("PATH", "/usr/bin:/bin", 1), 0);
 	ck_assert_int_eq(hj_run_tool(missing, &out, &len), 0);
 	/* A tool that fails says nothing we can trust, whatever it printed. */
 	ck_assert_int_eq(run("echo partial; exit 3", &out, &len), -EPROTO);
