@@ -160,7 +160,12 @@ START_TEST(find_dirs)
 	mkdir_in("sub", sub, sizeof(sub));
 	mkdir_in("v2", v2, sizeof(v2));
 	ck_assert_int_eq(mount("cgroup", cpu, "cgroup", 0, "cpu"), 0);
-	(void)snprintf(opts, sizeof(opts), "none,name=hjunit%d", (int)getpid());
+	/*
+	 * One fixed name: a v1 hierarchy outlives its last mount here even
+	 * without children (measured: one left per run with a name of its
+	 * own), and mounting the same name again reuses it.
+	 */
+	(void)snprintf(opts, sizeof(opts), "none,name=hjunit");
 	ck_assert_int_eq(mount("cgroup", named, "cgroup", 0, opts), 0);
 	ck_assert_int_eq(mount("cgroup2", v2, "cgroup2", 0, NULL), 0);
 
