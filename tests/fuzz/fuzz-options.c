@@ -43,8 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!err[0])
 			abort();
 	} else if (a.action != CLI_HELP && a.action != CLI_VERSION &&
-		   (!a.argv || !a.argv[0] || a.opts.pid <= 0)) {
-		abort();	/* a run needs a target and a command */
+		   a.action != CLI_LIST &&
+		   (!a.argv || !a.argv[0] ||
+		    (a.opts.pid <= 0) == !(a.target && *a.target))) {
+		/* A run needs a command and one target: a pid or a name. */
+		abort();
+	} else if (a.action == CLI_LIST && (a.target || a.opts.pid > 0)) {
+		abort();	/* --list takes no target */
 	}
 	cli_free(&a);
 	free(buf);
