@@ -10,6 +10,12 @@ skip_unless_root
 
 plan 26
 
+# hjshim.so is preloaded ahead of everything: under make check-asan the
+# sanitizer's runtime then is not first in the list, which it refuses by
+# default (and hijack would exit before the brake it is waited at).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
+
 d=$(tmpdir)
 esc=$(printf '\033')
 
@@ -51,7 +57,8 @@ hostname decoy
 echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid
 sleep 1000 &
 echo "$!" >"$2"
-while [ ! -e "$2.stop" ]; do sleep 0.05; done
+_w=0
+while [ ! -e "$2.stop" ] && [ $_w -lt 1200 ]; do sleep 0.05; _w=$((_w + 1)); done
 kill "$!"
 SH
 # unshare --fork ignores SIGTERM while it waits: the decoy stops on a file.
@@ -65,7 +72,16 @@ is "$dpid" "$TARGET" "the decoy has the target's pid in its namespace"
 # --cgroups=keep: the cgroup step reads /proc/self too, and would stop
 # the old code by accident before the real harm.
 out=$(nsenter -t "$dsh" -m -- "$HIJACK" --pid "$TARGET" --cgroups=keep -- hostname 2>&1); rc=$?
-is "$rc" 125 "/proc of another pid namespace: exit 125"
+if [ -n "${HIJACK_SANITIZED:-}" ]; then
+	# The sanitizers read their options and the process's maps from
+	# /proc/self, which this /proc lacks: LeakSanitizer's exit check then
+	# fails and exits 1 after hijack's refusal (the next check still
+	# holds it to its message and to nothing having run).
+	skip "/proc of another pid namespace: exit 125" \
+		"under make check-asan the leak check's exit status replaces it"
+else
+	is "$rc" 125 "/proc of another pid namespace: exit 125"
+fi
 like "$out" "*pid $TARGET*another pid namespace*" "... naming the mismatch, and nothing ran"
 touch "$d/decoy.pid.stop"
 wait "$decoyns"
@@ -109,7 +125,12 @@ is "$rc" 125 "/etc/passwd a FIFO: no hang, 125"
 like "$out" "*/etc/passwd*not a regular file*" "... named"
 rm "$root/etc/passwd"
 mknod "$root/etc/passwd" c 1 5
-out=$( (ulimit -v 2000000; timeout 20 "$HIJACK" --pid "$rtarget" --user evil -- id -u) 2>&1); rc=$?
+# The address-space limit keeps a reader of /dev/zero (the old code) from
+# taking the machine's memory; AddressSanitizer's shadow needs terabytes of
+# address space, so make check-asan (HIJACK_SANITIZED) runs without it.
+vlimit=2000000
+[ -z "${HIJACK_SANITIZED:-}" ] || vlimit=unlimited
+out=$( (ulimit -v $vlimit; timeout 20 "$HIJACK" --pid "$rtarget" --user evil -- id -u) 2>&1); rc=$?
 is "$rc" 125 "/etc/passwd is /dev/zero: 125"
 like "$out" "*/etc/passwd*not a regular file*" "... named, not read"
 rm "$root/etc/passwd"
@@ -142,15 +163,24 @@ rm -f "$d/stalled" "$d/go"
 # goes to a decoy while hijack is held just before its seize.
 cat >"$d/seize.sh" <<'SH'
 d=$1
+# until CONDITION: up to 20 s, then give up (the test then fails, not hangs).
+until_() {
+	_w=0
+	until eval "$1"; do
+		[ $_w -lt 400 ] || { echo "seize.sh: gave up waiting for $1"; exit 1; }
+		sleep 0.05
+		_w=$((_w + 1))
+	done
+}
 "$FIXTURE" --deny-mkdir >"$d/seize.tpid" &
 fx=$!
-while [ ! -s "$d/seize.tpid" ]; do sleep 0.05; done
+until_ '[ -s "$d/seize.tpid" ]'
 t=$(cat "$d/seize.tpid")
 LD_PRELOAD=$HJSHIM HJ_SHIM_DIR=$d HJ_SHIM_HOOK=seize "$HIJACK" --pid "$t" -- true >"$d/seize.out" 2>&1 &
 hj=$!
-while [ ! -e "$d/stalled" ]; do sleep 0.05; done
+until_ '[ -e "$d/stalled" ]'
 kill "$fx"; wait "$fx"
-while [ -e "/proc/$t" ]; do sleep 0.05; done
+until_ '[ ! -e "/proc/$t" ]'
 echo $((t - 1)) >/proc/sys/kernel/ns_last_pid
 sleep 1000 &
 decoy=$!
