@@ -27,8 +27,10 @@ like "$flags" "*-I$dest/*-L$dest$libdir -lhijack*" "pkg-config --cflags --libs h
 
 # -I and -L name only DESTDIR: a header or library of the build tree
 # cannot leak in.
+# Under make check-asan the library is instrumented, and so must be its
+# user (the sanitizer's runtime has to come first).
 # shellcheck disable=SC2086
-$CC -Wall -Werror -o "$tmp/example" "$src/doc/example.c" $flags 2>"$tmp/cc.log"
+$CC -Wall -Werror ${SANITIZE_CFLAGS:-} -o "$tmp/example" "$src/doc/example.c" $flags 2>"$tmp/cc.log"
 rc=$?
 ok $rc "doc/example.c compiles and links against the installed library"
 [ $rc = 0 ] || cat "$tmp/cc.log" | sed 's/^/# /'
