@@ -121,38 +121,75 @@ _wait_for() {
 	return 1
 }
 
-_ctd_pid=""
+# containerd and dockerd are shared by the tests of a parallel make check
+# (13-engines.t and 17-ansible.t both need them): each test registers as
+# a user under a lock; a daemon is started when none answers, and the
+# last user out stops it, whoever started it, so that no test pulls a
+# daemon from under another.  flock -o: the daemon must not inherit the
+# lock.
+_shared=/run/hijack-tests
+
+# _daemon_up NAME SECONDS PROBE START...: register, start if PROBE fails.
+_daemon_up() {
+	mkdir -p "$_shared/$1.users" || return 1
+	flock -o "$_shared/$1.lock" sh -c '
+		d=$1 name=$2 secs=$3 probe=$4 me=$5
+		shift 5
+		: >"$d/$name.users/$me"
+		sh -c "$probe" >/dev/null 2>&1 && exit 0
+		"$@" </dev/null &
+		echo $! >"$d/$name.pid"
+		t=$((secs * 10))
+		while [ $t -gt 0 ]; do
+			sh -c "$probe" >/dev/null 2>&1 && exit 0
+			sleep 0.1
+			t=$((t - 1))
+		done
+		exit 1' sh "$_shared" "$@"
+}
+
+# _daemon_down NAME: unregister; the last live user stops the daemon a
+# test started (one that ran before the tests is never recorded).
+_daemon_down() {
+	[ -d "$_shared/$1.users" ] || return 0
+	flock -o "$_shared/$1.lock" sh -c '
+		d=$1 name=$2 me=$3
+		rm -f "$d/$name.users/$me"
+		for u in "$d/$name.users"/*; do
+			[ -e "$u" ] || continue
+			kill -0 "${u##*/}" 2>/dev/null && exit 0
+			rm -f "$u"
+		done
+		[ -s "$d/$name.pid" ] || exit 0
+		pid=$(cat "$d/$name.pid")
+		rm -f "$d/$name.pid"
+		kill "$pid" 2>/dev/null || exit 0
+		t=300
+		while [ $t -gt 0 ] && kill -0 "$pid" 2>/dev/null; do
+			sleep 0.1
+			t=$((t - 1))
+		done' sh "$_shared" "$1" $$
+}
+
 containerd_daemon_up() {
-	ctr version >/dev/null 2>&1 && return 0
-	containerd >"$1/containerd.log" 2>&1 &
-	_ctd_pid=$!
-	_wait_for 30 ctr version
+	_daemon_up containerd 30 "ctr version" $$ \
+		sh -c 'exec containerd >"$1/containerd.log" 2>&1' sh "$1"
 }
 
 containerd_daemon_down() {
-	[ -n "$_ctd_pid" ] || return 0
-	kill "$_ctd_pid" 2>/dev/null
-	wait "$_ctd_pid" 2>/dev/null
-	_ctd_pid=""
+	_daemon_down containerd
 }
 
 # No bridge and no iptables: this machine has no network to give, and a
 # test must not rewrite the host's firewall.
-_dockerd_pid=""
 docker_daemon_up() {
-	docker version >/dev/null 2>&1 && return 0
-	dockerd --bridge=none --iptables=false --ip6tables=false \
-		--containerd=/run/containerd/containerd.sock \
-		>"$1/dockerd.log" 2>&1 &
-	_dockerd_pid=$!
-	_wait_for 60 docker version
+	_daemon_up docker 60 "docker version" $$ \
+		sh -c 'exec dockerd --bridge=none --iptables=false --ip6tables=false \
+			--containerd=/run/containerd/containerd.sock >"$1/dockerd.log" 2>&1' sh "$1"
 }
 
 docker_daemon_down() {
-	[ -n "$_dockerd_pid" ] || return 0
-	kill "$_dockerd_pid" 2>/dev/null
-	wait "$_dockerd_pid" 2>/dev/null
-	_dockerd_pid=""
+	_daemon_down docker
 }
 
 _podsvc_pid=""
