@@ -432,7 +432,7 @@ def main():
     candidates = ["autogen.sh", "build-aux/tap-driver.sh"]
     for d in (".ci", "tests"):
         for top, dirs, files in os.walk(os.path.join(src, d)):
-            dirs[:] = sorted(x for x in dirs if x not in ("corpus", "work"))
+            dirs[:] = sorted(x for x in dirs if x not in ("corpus", "findings"))
             candidates += [os.path.relpath(os.path.join(top, f), src)
                            for f in sorted(files)]
     for rel in candidates:
