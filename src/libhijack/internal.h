@@ -52,6 +52,7 @@ int hj_target_check_status(const struct hijack_target *t, const char *status,
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
+int hj_root_open(int rootfd, const char *rel, int flags);
 int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
 		 size_t *ret_len);
 int hj_status_field(const char *status, const char *key, char *buf,

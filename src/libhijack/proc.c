@@ -58,29 +58,34 @@ int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 }
 
 /*
- * Read @rel, a path in the container whose root directory is @rootfd, the
+ * Open @rel, a path in the container whose root directory is @rootfd, the
  * way the container itself would see it, and nothing else:
  *  - looked up with @rootfd as "/" (RESOLVE_IN_ROOT): an absolute symlink
  *    or ".." stays inside, instead of reaching the host's files; no magic
  *    links (/proc/self/fd/N) to jump through either;
- *  - opened O_NONBLOCK, so that a FIFO put there cannot hang hijack, and
- *    read only if it is a regular file (no /dev/zero, no sockets);
- *  - at most @max bytes: a larger file is refused, never truncated, since
- *    a cut line could name a different user.
+ *  - @flags as openat()'s (O_CLOEXEC is added).
  * Kernels before 5.6 lack openat2(): there every component is opened
- * with O_NOFOLLOW instead, so that no symlink is followed at all.
+ * with O_NOFOLLOW instead, so that no symlink is followed at all, and a
+ * ".." component, which would climb above @rootfd, is refused.
  */
-static int open_in_root(int rootfd, const char *rel)
+int hj_root_open(int rootfd, const char *rel, int flags)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		.flags = (unsigned int)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	_cleanup_close_ int dir = -EBADF;
 	char part[256];
 	const char *p, *slash;
+	size_t len;
 	int fd;
 
+	/* "/" names the root; "" names nothing, as for openat(). */
+	if (*rel == '/') {
+		rel += strspn(rel, "/");
+		if (!*rel)
+			rel = ".";
+	}
 	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
 		return fd < 0 ? -errno : fd;
@@ -89,20 +94,34 @@ static int open_in_root(int rootfd, const char *rel)
 	if (dir < 0)
 		return -errno;
 	for (p = rel; (slash = strchr(p, '/')); p = slash + 1) {
-		if ((size_t)(slash - p) >= sizeof(part))
+		len = (size_t)(slash - p);
+		if (len >= sizeof(part))
 			return -ENAMETOOLONG;
-		memcpy(part, p, (size_t)(slash - p));
-		part[slash - p] = '\0';
+		if (!len)
+			continue;
+		memcpy(part, p, len);
+		part[len] = '\0';
+		if (strcmp(part, "..") == 0)
+			return -EXDEV;
 		fd = openat(dir, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
 		close_fdp(&dir);
 		dir = fd;
 	}
-	fd = openat(dir, p, how.flags | O_NOFOLLOW);
+	if (strcmp(p, "..") == 0)
+		return -EXDEV;
+	fd = openat(dir, p, (int)how.flags | O_NOFOLLOW);
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * Read @rel in the container whose root is @rootfd (hj_root_open()):
+ *  - opened O_NONBLOCK, so that a FIFO put there cannot hang hijack, and
+ *    read only if it is a regular file (no /dev/zero, no sockets);
+ *  - at most @max bytes: a larger file is refused, never truncated, since
+ *    a cut line could name a different user.
+ */
 int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
 		 size_t *ret_len)
 {
@@ -112,7 +131,7 @@ int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
 	struct stat st;
 	ssize_t n;
 
-	fd = open_in_root(rootfd, rel);
+	fd = hj_root_open(rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0)

@@ -198,7 +198,7 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 		   const char *cwd, struct hijack_diag *d)
 {
 	_cleanup_close_ int own = -EBADF, ct = -EBADF, tree = -EBADF;
-	char path[8192];
+	_cleanup_close_ int cwdfd = -EBADF;
 
 	/* Until exec makes it so for good: see the top of this file. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
@@ -234,10 +234,15 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 		  NULL) < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
 				   "the container's /proc");
-	/* The target's cwd under DIR; its root when that is gone. */
-	if (!cwd || cwd[0] != '/' ||
-	    snprintf(path, sizeof(path), "%s%s", dir, cwd) >= (int)sizeof(path) ||
-	    chdir(path) < 0) {
+	/*
+	 * The target's cwd under DIR; its root when that is gone.  The path
+	 * is the container's: looked up in its tree (hj_root_open()), since
+	 * a symlink swapped into it would lead, from the host's root, to a
+	 * host directory.
+	 */
+	cwdfd = cwd && cwd[0] == '/' ?
+		hj_root_open(tree, cwd, O_PATH | O_DIRECTORY) : -EBADF;
+	if (cwdfd < 0 || fchdir(cwdfd) < 0) {
 		if (chdir(dir) < 0)
 			return hj_diag_set(d, HIJACK_STEP_CWD, errno, "%s", dir);
 	}

@@ -197,6 +197,39 @@ START_TEST(root_read_without_openat2)
 			 -ENOTDIR);
 	ck_assert_int_eq(read_rel("etc", 4096, text, sizeof(text)), -EINVAL);
 	ck_assert_int_eq(read_rel("etc/passwd", 3, text, sizeof(text)), -EFBIG);
+	/* A path as the container names it: absolute, doubled slashes. */
+	ck_assert_int_eq(read_rel("/etc//passwd", 4096, text, sizeof(text)), 0);
+	ck_assert_str_eq(text, "root:x:0:0::/root:/bin/sh\n");
+	/* ".." would climb above the root fd: refused, not followed. */
+	ck_assert_int_eq(read_rel("../secret", 4096, text, sizeof(text)),
+			 -EXDEV);
+	ck_assert_int_eq(read_rel("etc/../../secret", 4096, text, sizeof(text)),
+			 -EXDEV);
+}
+END_TEST
+
+/* A directory of the container, as hj_tools_child() opens the cwd. */
+START_TEST(root_open_dirs)
+{
+	int fd;
+	struct stat a, b;
+
+	ck_assert_int_eq(fstat(rootfd, &a), 0);
+	/* "/" and "" are the root itself; ".." cannot leave it. */
+	fd = hj_root_open(rootfd, "/", O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &b), 0);
+	ck_assert(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	(void)close(fd);
+	fd = hj_root_open(rootfd, "/etc/../..", O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &b), 0);
+	ck_assert(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	(void)close(fd);
+	/* A symlink to a host directory resolves inside the root. */
+	link_in_root(dir, "hostdir");
+	ck_assert_int_eq(hj_root_open(rootfd, "/hostdir", O_PATH | O_DIRECTORY),
+			 -ENOENT);
 }
 END_TEST
 
@@ -285,6 +318,7 @@ int main(void)
 
 	tcase_add_checked_fixture(any, setup, teardown);
 	tcase_add_test(any, root_read_regular);
+	tcase_add_test(any, root_open_dirs);
 	tcase_add_test(any, root_read_symlinks_stay_inside);
 	tcase_add_test(any, root_read_refuses_fifo);
 	tcase_add_test(any, root_read_refuses_dirs_and_sockets);
