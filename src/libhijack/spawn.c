@@ -79,7 +79,8 @@ struct spawn {
 	const struct hijack_file *file;	/* copy this instead of exec */
 	bool tools;			/* --tools: the host's view (tools.c) */
 	const char *tools_dir;
-	char tools_cwd[4096];		/* the target's, under tools_dir */
+	const char *tools_cwd;		/* the target's, under tools_dir */
+	char tools_buf[4096];		/* tools_cwd read here, if not planned */
 	int tools_marker;		/* the capability that marks it */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
@@ -928,9 +929,15 @@ static int spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 	s->tools = true;
 	s->tools_dir = how->tools_dir;
 	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
-	n = readlinkat(s->t->procfd, "cwd", s->tools_cwd,
-		       sizeof(s->tools_cwd) - 1);
-	s->tools_cwd[n > 0 ? n : 0] = '\0';
+	/* The plan read it already, in the default --wd=target. */
+	if (s->p->wd_mode == HIJACK_DIR_TARGET) {
+		s->tools_cwd = s->p->wd;
+		return 0;
+	}
+	n = readlinkat(s->t->procfd, "cwd", s->tools_buf,
+		       sizeof(s->tools_buf) - 1);
+	s->tools_buf[n > 0 ? n : 0] = '\0';
+	s->tools_cwd = s->tools_buf;
 	return 0;
 }
 
