@@ -112,6 +112,7 @@ static bool is_number(const char *s, unsigned long *ret)
 struct account_file {
 	FILE *f;	/* NULL: there is no such file */
 	char *buf;
+	bool read;	/* looked for already: rewind, do not read again */
 };
 
 static void account_file_close(struct account_file *a)
@@ -123,23 +124,25 @@ static void account_file_close(struct account_file *a)
 }
 
 /*
- * A file of the target's root, e.g. "etc/passwd", read as the container
- * sees it (hj_root_read()): hostile input that may be a symlink out of
- * the container, a FIFO or a device.  No such file is not an error:
- * --user with a number needs none.
+ * A file of the target's root @rootfd, e.g. "etc/passwd", read as the
+ * container sees it (hj_root_read()): hostile input that may be a symlink
+ * out of the container, a FIFO or a device.  No such file is not an
+ * error: --user with a number needs none.  Read once per entry: a second
+ * call rewinds what the first read.
  */
-static int account_file_open(const struct hijack_target *t, const char *rel,
-			     struct account_file *a, struct hijack_diag *d)
+static int account_file_open(const struct hijack_target *t, int rootfd,
+			     const char *rel, struct account_file *a,
+			     struct hijack_diag *d)
 {
-	_cleanup_close_ int rootfd = -EBADF;
 	size_t len;
 	int r;
 
-	*a = (struct account_file){ 0 };
-	rootfd = openat(t->procfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
-		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "/proc/%d/root",
-				   (int)t->pid);
+	if (a->read) {
+		if (a->f)
+			rewind(a->f);
+		return 0;
+	}
+	a->read = true;
 	r = hj_root_read(rootfd, rel, ACCOUNT_FILE_MAX, &a->buf, &len);
 	if (r == -ENOENT)
 		return 0;
@@ -154,24 +157,18 @@ static int account_file_open(const struct hijack_target *t, const char *rel,
 	if (!len)
 		return 0;
 	a->f = fmemopen(a->buf, len, "r");
-	if (!a->f) {
-		r = -errno;
-		account_file_close(a);
-		return hj_diag_set(d, HIJACK_STEP_CREDS, r, "/%s", rel);
-	}
+	if (!a->f)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, errno, "/%s", rel);
 	return 0;
 }
 
-/* The supplementary groups /etc/group of the target's root gives @name. */
-static int groups_of(const struct hijack_target *t, const char *name,
-		     gid_t primary, struct hijack_creds *c,
-		     struct hijack_diag *d)
+/* The supplementary groups @grp (the target's /etc/group) gives @name. */
+static int groups_of(FILE *grp, const char *name, gid_t primary,
+		     struct hijack_creds *c, struct hijack_diag *d)
 {
-	struct account_file a;
 	struct group *gr;
 	char **m;
 	gid_t *ng;
-	int r;
 
 	c->ngroups = 0;
 	free(c->groups);
@@ -180,88 +177,87 @@ static int groups_of(const struct hijack_target *t, const char *name,
 		return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM, "groups of '%s'",
 				   name);
 	c->groups[c->ngroups++] = primary;
-	r = account_file_open(t, "etc/group", &a, d);
-	if (r < 0)
-		return r;
-	while (a.f && (gr = fgetgrent(a.f))) {
+	while (grp && (gr = fgetgrent(grp))) {
 		for (m = gr->gr_mem; *m; m++)
 			if (strcmp(*m, name) == 0)
 				break;
 		if (!*m || gr->gr_gid == primary)
 			continue;
 		ng = realloc(c->groups, (c->ngroups + 1) * sizeof(*ng));
-		if (!ng) {
-			account_file_close(&a);
+		if (!ng)
 			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM,
 					   "groups of '%s'", name);
-		}
 		c->groups = ng;
 		c->groups[c->ngroups++] = gr->gr_gid;
 	}
-	account_file_close(&a);
 	return 0;
 }
 
 /*
  * --user and --group: names are looked up in the target's root, because
  * that is where the ids mean something; numbers are taken as they are.
+ * The root and each file are opened once, however many lookups use them.
  */
 int hj_creds_override(const struct hijack_target *t, const char *user,
 		      const char *group, struct hijack_creds *c,
 		      struct hijack_diag *d)
 {
+	_cleanup_(account_file_close) struct account_file pwd = { 0 };
+	_cleanup_(account_file_close) struct account_file grp = { 0 };
+	_cleanup_close_ int rootfd = -EBADF;
 	struct passwd *pw = NULL;
-	struct account_file a;
 	struct group *gr;
 	unsigned long id;
 	int r;
 
+	if (!user && !group)
+		return 0;
+	rootfd = openat(t->procfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "/proc/%d/root",
+				   (int)t->pid);
 	if (user) {
 		bool numeric = is_number(user, &id);
 
-		r = account_file_open(t, "etc/passwd", &a, d);
+		r = account_file_open(t, rootfd, "etc/passwd", &pwd, d);
 		if (r < 0)
 			return r;
-		while (a.f && (pw = fgetpwent(a.f)))
+		while (pwd.f && (pw = fgetpwent(pwd.f)))
 			if (numeric ? pw->pw_uid == id : strcmp(pw->pw_name, user) == 0)
 				break;
-		if (!pw && !numeric) {
-			account_file_close(&a);
+		if (!pw && !numeric)
 			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
 					   "user '%s' in /etc/passwd of pid %d",
 					   user, (int)t->pid);
-		}
 		c->uid = c->euid = c->suid = c->fsuid = pw ? pw->pw_uid : id;
 		if (pw) {
 			c->gid = c->egid = c->sgid = c->fsgid = pw->pw_gid;
-			r = groups_of(t, pw->pw_name, pw->pw_gid, c, d);
+			r = account_file_open(t, rootfd, "etc/group", &grp, d);
+			if (r < 0)
+				return r;
+			r = groups_of(grp.f, pw->pw_name, pw->pw_gid, c, d);
+			if (r < 0)
+				return r;
 		} else {
 			/* A uid without an entry keeps the gid, and no groups. */
 			hj_creds_free(c);
-			r = 0;
 		}
-		account_file_close(&a);
-		if (r < 0)
-			return r;
 	}
 	if (group) {
 		bool numeric = is_number(group, &id);
 
 		gr = NULL;
-		r = account_file_open(t, "etc/group", &a, d);
+		r = account_file_open(t, rootfd, "etc/group", &grp, d);
 		if (r < 0)
 			return r;
-		while (a.f && (gr = fgetgrent(a.f)))
+		while (grp.f && (gr = fgetgrent(grp.f)))
 			if (numeric ? gr->gr_gid == id : strcmp(gr->gr_name, group) == 0)
 				break;
-		if (!gr && !numeric) {
-			account_file_close(&a);
+		if (!gr && !numeric)
 			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
 					   "group '%s' in /etc/group of pid %d",
 					   group, (int)t->pid);
-		}
 		c->gid = c->egid = c->sgid = c->fsgid = gr ? gr->gr_gid : id;
-		account_file_close(&a);
 	}
 	return 0;
 }
