@@ -32,10 +32,6 @@
 #endif
 #endif
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
 /* struct hijack_args of include/uapi/linux/hijack.h, first version. */
 struct hj_hijack_args {
 	uint64_t flags;
@@ -103,17 +99,6 @@ static bool same_creds(const struct hijack_creds *a,
 		memcmp(a->groups, b->groups, a->ngroups * sizeof(gid_t)) == 0);
 }
 
-static const unsigned long clone_ns[_HIJACK_NS_MAX] = {
-	[HIJACK_NS_USER] = CLONE_NEWUSER,
-	[HIJACK_NS_CGROUP] = CLONE_NEWCGROUP,
-	[HIJACK_NS_IPC] = CLONE_NEWIPC,
-	[HIJACK_NS_UTS] = CLONE_NEWUTS,
-	[HIJACK_NS_NET] = CLONE_NEWNET,
-	[HIJACK_NS_PID] = CLONE_NEWPID,
-	[HIJACK_NS_MNT] = CLONE_NEWNS,
-	[HIJACK_NS_TIME] = CLONE_NEWTIME,
-};
-
 static bool same_ns(const struct hijack_plan *plan, enum hijack_ns t)
 {
 	return plan->ns[t].ino == plan->ns[t].self_ino &&
@@ -128,12 +113,8 @@ static bool same_ns(const struct hijack_plan *plan, enum hijack_ns t)
  */
 unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan)
 {
-	unsigned long mask = 0;
-	int i;
+	unsigned long mask = (unsigned int)hj_ns_mask_to_clone(plan->ns_mask);
 
-	for (i = 0; i < _HIJACK_NS_MAX; i++)
-		if (plan->ns_mask & HIJACK_NS_BIT(i))
-			mask |= clone_ns[i];
 	if (plan->root_mode == HIJACK_DIR_TARGET && plan->ns[HIJACK_NS_MNT].ino &&
 	    same_ns(plan, HIJACK_NS_MNT))
 		mask |= CLONE_NEWNS;
