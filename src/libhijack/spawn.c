@@ -634,6 +634,18 @@ static int reap(pid_t pid, int *ret_status)
 }
 
 /*
+ * Nothing half-done: a started command that hijack can no longer talk to
+ * or wait for goes, rather than outlive the failure unwatched (the hangup
+ * it gets when hijack exits may be ignored).  Only for a child not yet
+ * reaped, whose pid cannot have gone to another process.
+ */
+static void kill_reap(pid_t pid)
+{
+	(void)kill(pid, SIGKILL);
+	(void)reap(pid, NULL);
+}
+
+/*
  * The command's process @pid died before its exec: reap it and say why,
  * as hijack's own failure.  Most often the target went first, and took its
  * pid namespace, with everything inside, along.
@@ -683,12 +695,15 @@ static int wait_forwarding(pid_t pid, const sigset_t *set,
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
 	struct signalfd_siginfo si;
-	int status, n;
+	int status, n, err;
 	pid_t r;
 
 	sfd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0)
-		return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "signalfd");
+	if (sfd < 0) {
+		err = errno;
+		kill_reap(pid);
+		return hj_diag_set(d, HIJACK_STEP_WAIT, err, "signalfd");
+	}
 
 	for (;;) {
 		r = waitpid(pid, &status, WNOHANG);
@@ -702,7 +717,9 @@ static int wait_forwarding(pid_t pid, const sigset_t *set,
 		if (poll(pfd, (nfds_t)n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
+			err = errno;
+			kill_reap(pid);
+			return hj_diag_set(d, HIJACK_STEP_WAIT, err, "poll");
 		}
 		hj_pty_handle(pty, pfd + 1, n - 1);
 		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
@@ -1009,13 +1026,10 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	if (r > 0) {
 		cmd = r;
 		r = hj_pty_start(&pty, d);
-		if (r < 0) {
-			/* Nothing half-done: a command nobody can talk to goes. */
-			(void)kill(cmd, SIGKILL);
-			(void)reap(cmd, NULL);
-		} else {
+		if (r < 0)
+			kill_reap(cmd);
+		else
 			r = wait_forwarding(cmd, &set, &pty, &status, d);
-		}
 		/*
 		 * What the copy said after MSG_STARTED, if it failed; it never
 		 * sends MSG_EXEC, so its EOF alone means it ended.

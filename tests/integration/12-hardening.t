@@ -8,7 +8,7 @@ skip_unless_root
 [ -x "$PTYDRIVE" ] || skip_all "no ptydrive at $PTYDRIVE: make check builds it"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 26
+plan 28
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -157,6 +157,20 @@ wait "$hj"; rc=$?
 is "$rc" 125 "the target died before the exec: 125, not 137"
 like "$(cat "$d/die.out")" "*pid $TARGET exited before the command started*" "... and said so"
 rm -f "$d/stalled" "$d/go"
+
+# --- 7b. hijack's wait fails: the command it started does not outlive it --
+# The command ignores, from its start (inherited through hijack), the
+# hangup it gets when hijack exits.
+start_target
+(trap '' HUP; LD_PRELOAD=$HJSHIM HJ_SHIM_HOOK=signalfd "$HIJACK" \
+	--pid "$TARGET" -- sleep 98765 >"$d/wait.out" 2>&1)
+rc=$?
+sleep 0.5
+left=$(pgrep -x -f "sleep 98765")
+[ -z "$left" ] || kill -9 $left
+like "$rc $(cat "$d/wait.out")" "125 hijack: wait: signalfd*" "hijack's wait fails (signalfd refused): 125, and says so"
+is "$left" "" "... and the command it started is killed, not left running"
+stop_target
 
 # --- 8. PTRACE_SEIZE: identity proven before stopping or reading -----------
 # In a pid namespace of our own, where nothing else forks, the target's pid

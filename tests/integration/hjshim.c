@@ -10,18 +10,22 @@
  *   HJ_SHIM_HOOK=seize	ptrace(PTRACE_SEIZE, ...) waits first
  *   HJ_SHIM_HOOK=barrier	close_range() (the fd barrier, the last step
  *			of the command's setup) waits first
+ *   HJ_SHIM_HOOK=signalfd	signalfd() fails with EMFILE (hijack's wait
+ *			for a started command)
  *
  * Waiting means: create DIR/stalled, then wait (up to 30 s) for DIR/go.
  * Every ptrace() call is logged to DIR/ptrace.log as "REQUEST PID".
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/signalfd.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,4 +101,17 @@ int close_range(unsigned int first, unsigned int last, int flags)
 	real = (int (*)(unsigned int, unsigned int, int))dlsym(RTLD_NEXT,
 							      "close_range");
 	return real(first, last, flags);
+}
+
+int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	int (*real)(int, const sigset_t *, int);
+
+	if (hooked("signalfd")) {
+		errno = EMFILE;
+		return -1;
+	}
+	real = (int (*)(int, const sigset_t *, int))dlsym(RTLD_NEXT,
+							  "signalfd");
+	return real(fd, mask, flags);
 }
