@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -105,6 +106,33 @@ int hj_opendir(const char *path, DIR **ret)
 		return -errno;
 	}
 	return 1;
+}
+
+/*
+ * Read an engine's record @name under @dirfd.  Whoever can write in a
+ * state directory must not make hijack block (a FIFO), read elsewhere (a
+ * symlink), or allocate without end: a regular file, not followed, of at
+ * most the size an API answer may have (http.c).
+ */
+int hj_state_read(int dirfd, const char *name, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -EBADF;
+	struct stat st;
+	size_t len;
+	int r;
+
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADMSG;
+	r = hj_read_fd_all(fd, HJ_STATE_MAX, HJ_STATE_TIMEOUT_MS, ret, &len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return r;
 }
 
 /*

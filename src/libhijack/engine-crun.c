@@ -65,7 +65,7 @@ int hj_crun_list_root(struct hj_ctlist *l, const char *root)
 			continue;
 		cfd = openat(dirfd(dir), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0 || hj_read_at(cfd, "status", &text, &len) < 0 ||
+		if (cfd < 0 || hj_state_read(cfd, "status", &text, &len) < 0 ||
 		    hj_crun_parse_status(text, len, de->d_name, &c) < 0)
 			continue;
 		if (!hj_init_alive(&c))

@@ -61,7 +61,7 @@ int hj_runc_add(struct hj_ctlist *l, const char *engine, int cfd,
 	struct hijack_container c, *n;
 	size_t len;
 
-	if (hj_read_at(cfd, "state.json", &text, &len) < 0 ||
+	if (hj_state_read(cfd, "state.json", &text, &len) < 0 ||
 	    hj_runc_parse_state(text, len, engine, name, &c) < 0 ||
 	    strcmp(c.id, id) != 0 || !hj_init_alive(&c))
 		return 0;

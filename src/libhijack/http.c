@@ -20,9 +20,6 @@
 
 #include "internal.h"
 
-#define HTTP_MAX (16u << 20)
-#define HTTP_TIMEOUT_MS 5000
-
 static int send_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
@@ -136,7 +133,7 @@ int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 	r = send_all(fd, req, (size_t)n);
 	if (r < 0)
 		return r;
-	r = hj_read_fd_all(fd, HTTP_MAX, HTTP_TIMEOUT_MS, &resp, &len);
+	r = hj_read_fd_all(fd, HJ_STATE_MAX, HJ_STATE_TIMEOUT_MS, &resp, &len);
 	if (r < 0)
 		return r;
 	/* Three digits and then the end of the code: "2000" is not 200. */

@@ -319,6 +319,48 @@ START_TEST(containerd_layout)
 }
 END_TEST
 
+/*
+ * Whoever can write in a runtime's root must not stall the search or point
+ * it elsewhere: a FIFO for a state file (opened for reading, it would wait
+ * for a writer), a symlink to a valid record kept out of the root, and a
+ * record larger than any runtime writes are each passed over.
+ */
+START_TEST(runc_root_hostile)
+{
+	char *root = tl_mkdtemp(), *out = tl_mkdtemp(), path[4096], from[4096];
+	struct hj_ctlist l = { 0 };
+	unsigned long long ticks;
+	pid_t pid = child(&ticks);
+	int fd;
+
+	write_state(root, "web", pid, ticks);
+	(void)snprintf(path, sizeof(path), "%s/fifo", root);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	(void)snprintf(path, sizeof(path), "%s/fifo/state.json", root);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	write_state(out, "link", pid, ticks);
+	(void)snprintf(path, sizeof(path), "%s/link", root);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	(void)snprintf(path, sizeof(path), "%s/link/state.json", root);
+	(void)snprintf(from, sizeof(from), "%s/link/state.json", out);
+	ck_assert_int_eq(symlink(from, path), 0);
+	write_state(root, "big", pid, ticks);
+	(void)snprintf(path, sizeof(path), "%s/big/state.json", root);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, HJ_STATE_MAX + 1), 0);
+	ck_assert_int_eq(close(fd), 0);
+
+	ck_assert_int_eq(hj_runc_list_root(&l, "runc", root), 1);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.v[0].name, "web");
+	hj_ctlist_free(&l);
+	reap(pid);
+	tl_rmtree(out);
+	tl_rmtree(root);
+}
+END_TEST
+
 /* The last component of the task's cgroup v2 path ("0::/a/b" gives "b"). */
 static bool own_cgroup(pid_t pid, char *buf, size_t size)
 {
@@ -462,6 +504,7 @@ Suite *engine_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("proof");
 	tcase_add_test(tc, containerd_layout);
+	tcase_add_test(tc, runc_root_hostile);
 	tcase_add_test(tc, open_demands_proof);
 	tcase_add_test(tc, find_rejects_bad_targets);
 	suite_add_tcase(s, tc);
