@@ -361,6 +361,40 @@ START_TEST(runc_root_hostile)
 }
 END_TEST
 
+/* crun's root: a running container is listed, a stale record is not. */
+START_TEST(crun_root)
+{
+	char *root = tl_mkdtemp(), text[128];
+	struct hj_ctlist l = { 0 };
+	unsigned long long ticks;
+	pid_t pid = child(&ticks);
+
+	(void)snprintf(text, sizeof(text),
+		       "{\"pid\":%d,\"process-start-time\":%llu}", (int)pid,
+		       ticks);
+	tl_write(root, "web/status", text);
+	(void)snprintf(text, sizeof(text),
+		       "{\"pid\":%d,\"process-start-time\":%llu}", (int)pid,
+		       ticks + 1);
+	tl_write(root, "old/status", text);
+
+	ck_assert_int_eq(hj_crun_list_root(&l, root), 1);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.v[0].engine, "crun");
+	ck_assert_str_eq(l.v[0].name, "web");
+	ck_assert_int_eq(l.v[0].pid, pid);
+	ck_assert_uint_eq(l.v[0].start_ticks, ticks);
+	hj_ctlist_free(&l);
+	l.hint = "x";
+	ck_assert_int_eq(hj_crun_list_root(&l, root), 1);
+	ck_assert_uint_eq(l.n, 0);
+	l.hint = NULL;
+	ck_assert_int_eq(hj_crun_list_root(&l, "/nonexistent"), 0);
+	reap(pid);
+	tl_rmtree(root);
+}
+END_TEST
+
 /* The last component of the task's cgroup v2 path ("0::/a/b" gives "b"). */
 static bool own_cgroup(pid_t pid, char *buf, size_t size)
 {
@@ -505,6 +539,7 @@ Suite *engine_suite(void)
 	tc = tcase_create("proof");
 	tcase_add_test(tc, containerd_layout);
 	tcase_add_test(tc, runc_root_hostile);
+	tcase_add_test(tc, crun_root);
 	tcase_add_test(tc, open_demands_proof);
 	tcase_add_test(tc, find_rejects_bad_targets);
 	suite_add_tcase(s, tc);
