@@ -205,6 +205,28 @@ START_TEST(incus_api)
 }
 END_TEST
 
+/*
+ * An instance whose mark would not fit is not listed: cut short,
+ * "lxc.payload.PROJECT_NAME" could be the whole mark of another instance
+ * (one of a project named by its beginning), and prove nothing.
+ */
+START_TEST(incus_mark_too_long)
+{
+	char project[400], text[1024];
+	struct hj_ctlist l = { 0 };
+
+	memset(project, 'p', sizeof(project) - 1);
+	project[sizeof(project) - 1] = '\0';
+	(void)snprintf(text, sizeof(text),
+		       "{\"metadata\":[{\"name\":\"web\",\"type\":\"container\","
+		       "\"status\":\"Running\",\"project\":\"%s\","
+		       "\"state\":{\"pid\":4242}}]}", project);
+	ck_assert_int_eq(hj_incus_parse(text, strlen(text), &l), 0);
+	ck_assert_uint_eq(l.n, 0);
+	hj_ctlist_free(&l);
+}
+END_TEST
+
 START_TEST(cgroup_marks)
 {
 	static const char v1[] = "12:pids:/docker/abc\n0::/docker/abc\n";
@@ -534,6 +556,7 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, podman_ps);
 	tcase_add_test(tc, machinectl_show);
 	tcase_add_test(tc, incus_api);
+	tcase_add_test(tc, incus_mark_too_long);
 	tcase_add_test(tc, cgroup_marks);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("proof");
