@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -105,6 +106,64 @@ int hj_opendir(const char *path, DIR **ret)
 		return -errno;
 	}
 	return 1;
+}
+
+/*
+ * Call @add for each container directory of a runtime's state @root (runc
+ * and crun keep one per container, named after its id): entries a hint
+ * rules out, dot entries and symlinks are not opened.  Return 1 when the
+ * root exists, 0 when it does not, or -errno.
+ */
+int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
+		  int (*add)(struct hj_ctlist *l, const char *engine, int cfd,
+			     const char *id))
+{
+	struct dirent *de;
+	DIR *dir;
+	int r;
+
+	r = hj_opendir(root, &dir);
+	if (r <= 0)
+		return r;
+	while ((de = readdir(dir))) {
+		_cleanup_close_ int cfd = -EBADF;
+
+		if (de->d_name[0] == '.' || !hj_hint_allows(l, de->d_name))
+			continue;
+		cfd = openat(dirfd(dir), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd >= 0)
+			(void)add(l, engine, cfd, de->d_name);
+	}
+	closedir(dir);
+	return 1;
+}
+
+/*
+ * Read an engine's record @name under @dirfd.  Whoever can write in a
+ * state directory must not make hijack block (a FIFO), read elsewhere (a
+ * symlink), or allocate without end: a regular file, not followed, of at
+ * most the size an API answer may have (http.c).
+ */
+int hj_state_read(int dirfd, const char *name, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -EBADF;
+	struct stat st;
+	size_t len;
+	int r;
+
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADMSG;
+	r = hj_read_fd_all(fd, HJ_STATE_MAX, HJ_STATE_TIMEOUT_MS, ret, &len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return r;
 }
 
 /*

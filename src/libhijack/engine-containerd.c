@@ -31,7 +31,7 @@ static void task_root(int taskfd, const char *dflt, char *buf, size_t size)
 	size_t len;
 
 	(void)hj_copy(buf, size, dflt);
-	if (hj_read_at(taskfd, "options.json", &text, &len) < 0)
+	if (hj_state_read(taskfd, "options.json", &text, &len) < 0)
 		return;
 	opts = json_loadb(text, len, 0, NULL);
 	root = json_string_value(json_object_get(opts, "root"));

@@ -6,8 +6,6 @@
  * in clock ticks (crun compares it with /proc/PID/stat as runc does) and
  * its "cgroup-path".  It is what "crun state" and "crun list" read.
  */
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -46,36 +44,27 @@ out:
 	return r;
 }
 
+/* The container whose crun state directory is @cfd, if its init runs. */
+static int add_dir(struct hj_ctlist *l, const char *engine, int cfd,
+		   const char *id)
+{
+	_cleanup_free_ char *text = NULL;
+	struct hijack_container c, *n;
+	size_t len;
+
+	if (hj_state_read(cfd, "status", &text, &len) < 0 ||
+	    hj_crun_parse_status(text, len, id, &c) < 0 || !hj_init_alive(&c))
+		return 0;
+	n = hj_ctlist_add(l, engine, c.name, c.id);
+	if (!n)
+		return -ENOMEM;
+	*n = c;
+	return 1;
+}
+
 int hj_crun_list_root(struct hj_ctlist *l, const char *root)
 {
-	struct dirent *de;
-	DIR *dir;
-	int r;
-
-	r = hj_opendir(root, &dir);
-	if (r <= 0)
-		return r;
-	while ((de = readdir(dir))) {
-		_cleanup_close_ int cfd = -EBADF;
-		_cleanup_free_ char *text = NULL;
-		struct hijack_container c, *n;
-		size_t len;
-
-		if (de->d_name[0] == '.' || !hj_hint_allows(l, de->d_name))
-			continue;
-		cfd = openat(dirfd(dir), de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0 || hj_read_at(cfd, "status", &text, &len) < 0 ||
-		    hj_crun_parse_status(text, len, de->d_name, &c) < 0)
-			continue;
-		if (!hj_init_alive(&c))
-			continue;
-		n = hj_ctlist_add(l, "crun", c.name, c.id);
-		if (n)
-			*n = c;
-	}
-	closedir(dir);
-	return 1;
+	return hj_state_dirs(l, "crun", root, add_dir);
 }
 
 static int crun_list(struct hj_ctlist *l)

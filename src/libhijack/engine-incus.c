@@ -35,21 +35,26 @@ int hj_incus_parse(const char *text, size_t len, struct hj_ctlist *l)
 		json_int_t pid = json_integer_value(
 			json_object_get(json_object_get(e, "state"), "pid"));
 		struct hijack_container *c;
+		char mark[sizeof(c->cgroup_mark)];
+		int m;
 
 		if (!name || !status || strcmp(status, "Running") != 0 ||
 		    (type && strcmp(type, "container") != 0) || pid <= 0 ||
 		    pid > INT32_MAX)
 			continue;
+		if (project && *project && strcmp(project, "default") != 0)
+			m = snprintf(mark, sizeof(mark), "lxc.payload.%s_%s",
+				     project, name);
+		else
+			m = snprintf(mark, sizeof(mark), "lxc.payload.%s", name);
+		/* Cut short, the mark could be another instance's whole one. */
+		if (m < 0 || (size_t)m >= sizeof(mark))
+			continue;
 		c = hj_ctlist_add(l, "incus", name, name);
 		if (!c)
 			continue;
 		c->pid = (pid_t)pid;
-		if (project && *project && strcmp(project, "default") != 0)
-			(void)snprintf(c->cgroup_mark, sizeof(c->cgroup_mark),
-				       "lxc.payload.%s_%s", project, name);
-		else
-			(void)snprintf(c->cgroup_mark, sizeof(c->cgroup_mark),
-				       "lxc.payload.%s", name);
+		(void)hj_copy(c->cgroup_mark, sizeof(c->cgroup_mark), mark);
 	}
 	json_decref(root);
 	return 0;

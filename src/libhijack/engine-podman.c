@@ -71,7 +71,7 @@ static int storage_has_containers(const struct hj_ctlist *l)
 
 		if (snprintf(path, sizeof(path), "%s/%s-containers/containers.json",
 			     base, drivers[i]) >= (int)sizeof(path) ||
-		    hj_read_at(AT_FDCWD, path, &text, NULL) < 0)
+		    hj_state_read(AT_FDCWD, path, &text, NULL) < 0)
 			continue;
 		all = json_loads(text, 0, NULL);
 		found = 0;
@@ -144,7 +144,7 @@ static void runtime_proof(struct hijack_container *c)
 		if (snprintf(path + n, sizeof(path) - n, "/%s/%s", c->id,
 			     i / 2 ? "status" : "state.json") >=
 		    (int)(sizeof(path) - n) ||
-		    hj_read_at(AT_FDCWD, path, &text, &len) < 0)
+		    hj_state_read(AT_FDCWD, path, &text, &len) < 0)
 			continue;
 		if ((i / 2 ? hj_crun_parse_status(text, len, c->id, &r) :
 			     hj_runc_parse_state(text, len, "runc", NULL, &r)) < 0 ||

@@ -8,7 +8,6 @@
  * ticks, which is the proof hijack_container_open() checks; runc checks
  * the same pair to tell a stopped container from a running one.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -61,7 +60,7 @@ int hj_runc_add(struct hj_ctlist *l, const char *engine, int cfd,
 	struct hijack_container c, *n;
 	size_t len;
 
-	if (hj_read_at(cfd, "state.json", &text, &len) < 0 ||
+	if (hj_state_read(cfd, "state.json", &text, &len) < 0 ||
 	    hj_runc_parse_state(text, len, engine, name, &c) < 0 ||
 	    strcmp(c.id, id) != 0 || !hj_init_alive(&c))
 		return 0;
@@ -75,30 +74,17 @@ int hj_runc_add(struct hj_ctlist *l, const char *engine, int cfd,
 	return 1;
 }
 
+static int add_dir(struct hj_ctlist *l, const char *engine, int cfd,
+		   const char *id)
+{
+	return hj_runc_add(l, engine, cfd, id, id);
+}
+
 /* Every "<root>/<id>/state.json".  Return 1 when the root exists, else 0. */
 int hj_runc_list_root(struct hj_ctlist *l, const char *engine,
 		      const char *root)
 {
-	struct dirent *de;
-	DIR *dir;
-	int r;
-
-	r = hj_opendir(root, &dir);
-	if (r <= 0)
-		return r;
-	while ((de = readdir(dir))) {
-		_cleanup_close_ int cfd = -EBADF;
-
-		if (de->d_name[0] == '.' || !hj_hint_allows(l, de->d_name))
-			continue;
-		cfd = openat(dirfd(dir), de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd >= 0)
-			(void)hj_runc_add(l, engine, cfd, de->d_name,
-					  de->d_name);
-	}
-	closedir(dir);
-	return 1;
+	return hj_state_dirs(l, engine, root, add_dir);
 }
 
 static int runc_list(struct hj_ctlist *l)

@@ -15,13 +15,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 
 #include "internal.h"
-
-#define HTTP_MAX (16u << 20)
-#define HTTP_TIMEOUT_MS 5000
 
 static int send_all(int fd, const char *buf, size_t len)
 {
@@ -113,6 +111,7 @@ int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 		size_t *ret_len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = HJ_STATE_TIMEOUT_MS / 1000 };
 	_cleanup_close_ int fd = -EBADF;
 	_cleanup_free_ char *resp = NULL;
 	char req[1024];
@@ -131,12 +130,20 @@ int hj_http_get(const char *socket_path, const char *path, char **ret_body,
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	/*
+	 * A daemon that accepts nobody (hung, or its backlog filled by any
+	 * client of its socket, a container it is mounted in included)
+	 * would hold connect() for ever: on a unix socket the send timeout
+	 * bounds connect() too, which then fails with EAGAIN.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
 		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return errno == EAGAIN ? -ETIMEDOUT : -errno;
 	r = send_all(fd, req, (size_t)n);
 	if (r < 0)
 		return r;
-	r = hj_read_fd_all(fd, HTTP_MAX, HTTP_TIMEOUT_MS, &resp, &len);
+	r = hj_read_fd_all(fd, HJ_STATE_MAX, HJ_STATE_TIMEOUT_MS, &resp, &len);
 	if (r < 0)
 		return r;
 	/* Three digits and then the end of the code: "2000" is not 200. */

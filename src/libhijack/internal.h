@@ -217,6 +217,13 @@ struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 void hj_ctlist_free(struct hj_ctlist *l);
 bool hj_hint_allows(const struct hj_ctlist *l, const char *s);
 int hj_opendir(const char *path, DIR **ret);
+/* An engine's record or API answer: at most this, within this time. */
+#define HJ_STATE_MAX (16u << 20)
+#define HJ_STATE_TIMEOUT_MS 5000
+int hj_state_read(int dirfd, const char *name, char **ret, size_t *ret_len);
+int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
+		  int (*add)(struct hj_ctlist *l, const char *engine, int cfd,
+			     const char *id));
 int hj_runtime_path(const char *rel, char *buf, size_t size);
 int hj_copy(char *dst, size_t size, const char *src);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);

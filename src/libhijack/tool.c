@@ -4,6 +4,7 @@
  * the engine offers nothing cheaper (engine-podman.c, engine-machine.c).
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <sys/wait.h>
@@ -20,8 +21,10 @@ extern char **environ;
 int hj_run_tool(char *const argv[], char **ret, size_t *ret_len)
 {
 	_cleanup_close_ int rd = -EBADF, wr = -EBADF;
+	_cleanup_free_ char *out = NULL;
 	posix_spawn_file_actions_t fa;
 	int p[2], status, r;
+	size_t len;
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -38,12 +41,22 @@ int hj_run_tool(char *const argv[], char **ret, size_t *ret_len)
 	if (r < 0)
 		return r == -ENOENT ? 0 : r;
 	close_fdp(&wr);
-	r = hj_read_fd_all(rd, 16u << 20, 30000, ret, ret_len);
+	r = hj_read_fd_all(rd, 16u << 20, 30000, &out, &len);
+	/*
+	 * A tool that said too much or took too long is still running, and
+	 * one that writes on would block on the full pipe while we wait for
+	 * it: it is our unreaped child, so its pid is still its own to kill.
+	 */
+	close_fdp(&rd);
+	if (r < 0)
+		(void)kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-		free(*ret);
-		r = -EPROTO;
-	}
-	return r < 0 ? r : 1;
+	if (r < 0)
+		return r;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -EPROTO;
+	*ret = TAKE_PTR(out);
+	*ret_len = len;
+	return 1;
 }

@@ -19,10 +19,7 @@ skip_unless_root
 trap '' PIPE
 
 : "${CTRESOLVE:=$(dirname "$FIXTURE")/ctresolve}"
-for tool in lxc-create runc containerd ctr dockerd docker podman busybox python3 bash zsh; do
-	command -v "$tool" >/dev/null ||
-		{ echo "Bail out! $tool is missing: run tests/deps.sh test"; exit 1; }
-done
+require_tools lxc-create runc containerd ctr dockerd docker podman busybox python3 bash zsh
 
 plan 61
 

@@ -11,10 +11,7 @@
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 . "$TESTDIR/containers.sh"
 skip_unless_root
-for tool in podman runc newuidmap useradd userdel su busybox; do
-	command -v "$tool" >/dev/null ||
-		{ echo "Bail out! $tool is missing: run tests/deps.sh test"; exit 1; }
-done
+require_tools podman runc newuidmap useradd userdel su busybox
 
 plan 8
 

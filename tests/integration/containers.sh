@@ -5,6 +5,18 @@
 #   lxc_down NAME
 #   runc_up NAME DIR a runc container from a busybox root in DIR; sets CT_PID
 #   runc_down NAME DIR
+#   require_tools TOOL...  bail out unless each TOOL is installed
+
+# A test of engines bails out without one: a machine without the engines
+# is not set up (tests/deps.sh), which is not a reason to skip.
+require_tools() {
+	for _tool; do
+		command -v "$_tool" >/dev/null || {
+			echo "Bail out! $_tool is missing: run tests/deps.sh test"
+			exit 1
+		}
+	done
+}
 
 lxc_up() {
 	lxc-destroy -f -n "$1" >/dev/null 2>&1

@@ -205,6 +205,28 @@ START_TEST(incus_api)
 }
 END_TEST
 
+/*
+ * An instance whose mark would not fit is not listed: cut short,
+ * "lxc.payload.PROJECT_NAME" could be the whole mark of another instance
+ * (one of a project named by its beginning), and prove nothing.
+ */
+START_TEST(incus_mark_too_long)
+{
+	char project[400], text[1024];
+	struct hj_ctlist l = { 0 };
+
+	memset(project, 'p', sizeof(project) - 1);
+	project[sizeof(project) - 1] = '\0';
+	(void)snprintf(text, sizeof(text),
+		       "{\"metadata\":[{\"name\":\"web\",\"type\":\"container\","
+		       "\"status\":\"Running\",\"project\":\"%s\","
+		       "\"state\":{\"pid\":4242}}]}", project);
+	ck_assert_int_eq(hj_incus_parse(text, strlen(text), &l), 0);
+	ck_assert_uint_eq(l.n, 0);
+	hj_ctlist_free(&l);
+}
+END_TEST
+
 START_TEST(cgroup_marks)
 {
 	static const char v1[] = "12:pids:/docker/abc\n0::/docker/abc\n";
@@ -316,6 +338,82 @@ START_TEST(containerd_layout)
 	reap(pid);
 	(void)snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+/*
+ * Whoever can write in a runtime's root must not stall the search or point
+ * it elsewhere: a FIFO for a state file (opened for reading, it would wait
+ * for a writer), a symlink to a valid record kept out of the root, and a
+ * record larger than any runtime writes are each passed over.
+ */
+START_TEST(runc_root_hostile)
+{
+	char *root = tl_mkdtemp(), *out = tl_mkdtemp(), path[4096], from[4096];
+	struct hj_ctlist l = { 0 };
+	unsigned long long ticks;
+	pid_t pid = child(&ticks);
+	int fd;
+
+	write_state(root, "web", pid, ticks);
+	(void)snprintf(path, sizeof(path), "%s/fifo", root);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	(void)snprintf(path, sizeof(path), "%s/fifo/state.json", root);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	write_state(out, "link", pid, ticks);
+	(void)snprintf(path, sizeof(path), "%s/link", root);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	(void)snprintf(path, sizeof(path), "%s/link/state.json", root);
+	(void)snprintf(from, sizeof(from), "%s/link/state.json", out);
+	ck_assert_int_eq(symlink(from, path), 0);
+	write_state(root, "big", pid, ticks);
+	(void)snprintf(path, sizeof(path), "%s/big/state.json", root);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, HJ_STATE_MAX + 1), 0);
+	ck_assert_int_eq(close(fd), 0);
+
+	ck_assert_int_eq(hj_runc_list_root(&l, "runc", root), 1);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.v[0].name, "web");
+	hj_ctlist_free(&l);
+	reap(pid);
+	tl_rmtree(out);
+	tl_rmtree(root);
+}
+END_TEST
+
+/* crun's root: a running container is listed, a stale record is not. */
+START_TEST(crun_root)
+{
+	char *root = tl_mkdtemp(), text[128];
+	struct hj_ctlist l = { 0 };
+	unsigned long long ticks;
+	pid_t pid = child(&ticks);
+
+	(void)snprintf(text, sizeof(text),
+		       "{\"pid\":%d,\"process-start-time\":%llu}", (int)pid,
+		       ticks);
+	tl_write(root, "web/status", text);
+	(void)snprintf(text, sizeof(text),
+		       "{\"pid\":%d,\"process-start-time\":%llu}", (int)pid,
+		       ticks + 1);
+	tl_write(root, "old/status", text);
+
+	ck_assert_int_eq(hj_crun_list_root(&l, root), 1);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.v[0].engine, "crun");
+	ck_assert_str_eq(l.v[0].name, "web");
+	ck_assert_int_eq(l.v[0].pid, pid);
+	ck_assert_uint_eq(l.v[0].start_ticks, ticks);
+	hj_ctlist_free(&l);
+	l.hint = "x";
+	ck_assert_int_eq(hj_crun_list_root(&l, root), 1);
+	ck_assert_uint_eq(l.n, 0);
+	l.hint = NULL;
+	ck_assert_int_eq(hj_crun_list_root(&l, "/nonexistent"), 0);
+	reap(pid);
+	tl_rmtree(root);
 }
 END_TEST
 
@@ -458,10 +556,13 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, podman_ps);
 	tcase_add_test(tc, machinectl_show);
 	tcase_add_test(tc, incus_api);
+	tcase_add_test(tc, incus_mark_too_long);
 	tcase_add_test(tc, cgroup_marks);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("proof");
 	tcase_add_test(tc, containerd_layout);
+	tcase_add_test(tc, runc_root_hostile);
+	tcase_add_test(tc, crun_root);
 	tcase_add_test(tc, open_demands_proof);
 	tcase_add_test(tc, find_rejects_bad_targets);
 	suite_add_tcase(s, tc);

@@ -225,6 +225,38 @@ START_TEST(api_get_absent_daemons)
 }
 END_TEST
 
+/*
+ * A daemon that accepts nobody: its backlog full, connect() would wait for
+ * ever.  The search gives up after the answer's timeout.
+ */
+START_TEST(api_get_hung_daemon)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timespec t0, t1;
+	char *body = NULL;
+	size_t len = 0;
+	int s, c, i;
+
+	(void)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(s, 0), 0);
+	/* Clients that are never accepted, until the queue refuses one. */
+	for (i = 0; i < 64; i++) {
+		c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		ck_assert_int_ge(c, 0);
+		if (connect(c, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			break;
+	}
+	ck_assert_int_eq(errno, EAGAIN);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(hj_api_get(sock, "/v1/x", &body, &len), -ETIMEDOUT);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_ge(t1.tv_sec - t0.tv_sec, HJ_STATE_TIMEOUT_MS / 1000 - 1);
+	ck_assert_ptr_null(body);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("http");
@@ -236,6 +268,12 @@ int main(void)
 	tcase_add_test(tc, http_malformed);
 	tcase_add_test(tc, http_names);
 	tcase_add_test(tc, api_get_absent_daemons);
+	suite_add_tcase(s, tc);
+	/* Waits out the whole timeout of an answer. */
+	tc = tcase_create("hung");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 4 + 2 * HJ_STATE_TIMEOUT_MS / 1000);
+	tcase_add_test(tc, api_get_hung_daemon);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }

@@ -52,6 +52,14 @@ START_TEST(failures)
 	/* A tool that fails says nothing we can trust, whatever it printed. */
 	ck_assert_int_eq(run("echo partial; exit 3", &out, &len), -EPROTO);
 	ck_assert_int_eq(run("kill -9 $$", &out, &len), -EPROTO);
+	/*
+	 * Nothing is handed back on failure: a caller's cleanup must not
+	 * free what hj_run_tool() already freed.
+	 */
+	ck_assert_ptr_null(out);
+	/* A tool that would say too much is stopped, not waited for. */
+	ck_assert_int_eq(run("exec yes", &out, &len), -EFBIG);
+	ck_assert_ptr_null(out);
 }
 END_TEST
 
