@@ -24,7 +24,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 100
+plan 101
 
 tmp=$(tmpdir)
 n=hja$$
@@ -207,6 +207,17 @@ out=$("$A/ansible" -i "$tmp/local.ini" -b --become-method=su --become-user=app r
 	-m command -a 'id -un' 2>&1)
 like "$out" "*FAILED*Failed to set permissions on the temporary files*" \
 	"... and in runc's container, without CAP_CHOWN, fails as it would from inside"
+# With a password to give, the plugin waits for su's prompt; what answers
+# in the container may print without end and never prompt (and ignore the
+# SIGHUP of hijack's death): ansible_timeout bounds the whole wait, not
+# each read.
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c 'printf "%s\n" "trap \"\" HUP" \
+	"while :; do echo working; sleep 0.2; done" >/tmp/spew && chmod 755 /tmp/spew'
+out=$(timeout 60 "$A/ansible" -i "$tmp/local.ini" -b --become-method=su --become-user=app \
+	-e ansible_become_password=x -e ansible_hijack_shell=/tmp/spew -e ansible_timeout=3 \
+	lxc -m raw -a true 2>&1)
+like "$?:$out" "2:*lxc | FAILED*timeout waiting for privilege escalation*working*" \
+	"become that prints and never prompts: the task fails after ansible_timeout"
 out=$("$A/ansible" -i "$tmp/local.ini" -c hijack.containers.hijack lxc -m raw -a hostname 2>&1)
 like "$out" "*CHANGED | rc=0 >>*$n-lxc*" "the plugin loaded from the collection as hijack.containers.hijack"
 
