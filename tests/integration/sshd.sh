@@ -2,7 +2,7 @@
 # with a key the test makes, for the tests that drive something over ssh
 # (17-ansible.t, tests/bench/test-gate.sh).  POSIX sh; needs root.
 #
-#   sshd_start DIR ADDR  makes in DIR (created, mode 0700) the host key, the
+#   sshd_start DIR ADDR  makes DIR (mode 0700, new) and in it the host key, the
 #                        client key DIR/id, DIR/known_hosts that knows the
 #                        host key, DIR/sshd_config and DIR/config (ssh -F:
 #                        Host sshd-test, this user, that key, batch mode);
@@ -18,11 +18,11 @@
 # openssh-server package at boot) is made when missing and left: another
 # test's sshd may be using it at the same time (make -j).
 
-sshd_pid= sshd_port=
+sshd_pid='' sshd_port=''
 
 sshd_start() {
 	_sd=$1 _sa=$2
-	mkdir -p -m 700 "$_sd" || return 1
+	mkdir -m 700 "$_sd" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$_sd/host" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$_sd/id" || return 1
 	cp "$_sd/id.pub" "$_sd/authorized_keys" || return 1
@@ -54,7 +54,8 @@ Host sshd-test
 	StrictHostKeyChecking yes
 	UserKnownHostsFile $_sd/known_hosts
 EOF
-	mkdir -p -m 755 /run/sshd || return 1
+	mkdir -m 755 /run/sshd 2>/dev/null
+	[ -d /run/sshd ] || return 1
 	/usr/sbin/sshd -D -e -f "$_sd/sshd_config" 2>"$_sd/log" &
 	sshd_pid=$!
 	_si=0
