@@ -191,6 +191,7 @@ import os
 import selectors
 import shlex
 import subprocess
+import time
 
 from ansible.errors import AnsibleConnectionFailure, AnsibleError, AnsibleFileNotFound
 from ansible.module_utils.common.text.converters import to_bytes, to_text
@@ -329,6 +330,9 @@ class Connection(ConnectionBase):
         '''Wait for su/sudo to ask for a password (and answer it) or to
         say the command started; what they printed is not the task's.'''
         out = b''
+        # One deadline for the whole handshake, not a wait per read: what
+        # answers in the container may print without end and never prompt.
+        deadline = time.monotonic() + self.get_option('timeout')
         sel = selectors.DefaultSelector()
         for f in (p.stdout, p.stderr):
             fl = fcntl.fcntl(f, fcntl.F_GETFL)
@@ -337,10 +341,13 @@ class Connection(ConnectionBase):
         try:
             while not (self.become.check_success(out) or
                        self.become.check_password_prompt(out)):
-                ready = sel.select(self.get_option('timeout'))
+                left = deadline - time.monotonic()
+                ready = sel.select(left) if left > 0 else []
                 if not ready:
+                    # wait(), not communicate(): a command that ignores the
+                    # SIGHUP of hijack's death would hold the pipes open.
                     p.kill()
-                    p.communicate()
+                    p.wait()
                     raise AnsibleError('timeout waiting for privilege escalation:\n' +
                                        to_text(out, errors='surrogate_or_replace'))
                 for k, _ in ready:

@@ -85,12 +85,16 @@ csample() {
 # Entries per second with N at once into target 7 (one thread, plain),
 # each of the N doing BATCH entries.
 rate() {
-	local t0 t1 j
+	local t0 t1 j p pids=() failed=
 	t0=$EPOCHREALTIME
 	for ((j = 0; j < $1; j++)); do
 		(for ((i = 0; i < batch; i++)); do "$HIJACK" --pid "${target[7]}" -- /bin/true || exit 1; done) &
+		pids+=($!)
 	done
-	wait || { echo "entry-scale: a concurrent entry failed" >&2; exit 1; }
+	# wait with no operand returns 0 whatever the jobs returned: each
+	# one's own status says whether its entries succeeded.
+	for p in "${pids[@]}"; do wait "$p" || failed=1; done
+	[ -z "$failed" ] || { echo "entry-scale: a concurrent entry failed" >&2; exit 1; }
 	t1=$EPOCHREALTIME
 	echo "$1 * $batch * 1000000 / (${t1/./} - ${t0/./})" | bc
 }

@@ -39,6 +39,9 @@ base=$(realpath "$base")
 cand=$(realpath "$cand")
 
 . "$here/tap.sh"
+. "$here/../integration/sshd.sh"
+# an sshd left by a test that died would hold its port and keys
+trap 'sshd_stop; rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 
 gate() {
@@ -90,63 +93,20 @@ grep -q 'one at a time' "$tmp/err" && ok "the refusal says why" ||
 
 # 4. GNU parallel over ssh to this machine: one job per boot, then --judge
 ssh_recipe() {
-	local port key=$tmp/ssh/id hostkey=$tmp/ssh/host sshd_pid made_run=
-	mkdir -m 700 "$tmp/ssh"
-	ssh-keygen -q -t ed25519 -N '' -f "$key" || return 1
-	ssh-keygen -q -t ed25519 -N '' -f "$hostkey" || return 1
-	cp "$key.pub" "$tmp/ssh/authorized_keys"
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ||
-		return 1
-	cat >"$tmp/ssh/sshd_config" <<EOF
-ListenAddress 127.0.0.1
-Port $port
-HostKey $hostkey
-PidFile none
-AuthorizedKeysFile $tmp/ssh/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-EOF
-	cat >"$tmp/ssh/config" <<EOF
-Host gatehost
-	HostName 127.0.0.1
-	Port $port
-	User $(id -un)
-	IdentityFile $key
-	IdentitiesOnly yes
-	BatchMode yes
-	StrictHostKeyChecking yes
-	UserKnownHostsFile $tmp/ssh/known_hosts
-EOF
-	echo "[127.0.0.1]:$port $(cat "$hostkey.pub")" >"$tmp/ssh/known_hosts"
-	# sshd's privilege separation directory, if the package left none
-	if [ ! -d /run/sshd ]; then
-		mkdir -m 755 /run/sshd && made_run=1
-	fi
-	/usr/sbin/sshd -D -f "$tmp/ssh/sshd_config" -E "$tmp/ssh/sshd.log" &
-	sshd_pid=$!
-	for _ in $(seq 50); do
-		ssh -F "$tmp/ssh/config" gatehost true 2>/dev/null && break
-		sleep 0.2
-	done
+	sshd_start "$tmp/ssh" 127.0.0.1 2>"$tmp/ssh.err" || return 1
 	(
 		cd "$tmp" || exit 1
 		# The recipe of README.md: each job runs on a host that has the
 		# tree and the kernels at the same paths, writes into a
 		# directory of its own in a scratch workdir, and --return
 		# brings that back here.
-		parallel --will-cite --ssh "ssh -F $tmp/ssh/config" -S 2/gatehost \
+		parallel --will-cite --ssh "ssh -F $tmp/ssh/config" -S 2/sshd-test \
 			--workdir ... --return 'shard-{}' --cleanup \
 			"HIJACK_KCACHE=$kcache BENCH_BINDIR=$bindir bash $here/gate.sh -t 1200 ${short[*]} -w spawn,exec -o shard-{} --boots-only {} $base $cand" \
 			::: A1 B1
 	) >"$tmp/ssh/parallel.log" 2>&1
 	echo $? >"$tmp/ssh/parallel.rc"
-	kill "$sshd_pid"
-	wait "$sshd_pid" 2>/dev/null
-	[ -z "$made_run" ] || rmdir /run/sshd
-	return 0
+	sshd_stop
 }
 if [ "$(id -u)" != 0 ]; then
 	skip "GNU parallel over ssh: the shards" "needs root to start an sshd"
@@ -158,7 +118,7 @@ else
 		ok "GNU parallel over ssh to 127.0.0.1: one shard per boot, returned"
 	else
 		not_ok "GNU parallel over ssh to 127.0.0.1: one shard per boot, returned"
-		sed 's/^/# /' "$tmp/ssh/parallel.log" "$tmp/ssh/sshd.log" 2>/dev/null | tail -30
+		sed 's/^/# /' "$tmp/ssh.err" "$tmp/ssh/parallel.log" "$tmp/ssh/log" 2>/dev/null | tail -30
 	fi
 	check "--judge merges the shards" 4 gate -n 1 -o "$run" --judge \
 		"$tmp/shard-A1" "$tmp/shard-B1"

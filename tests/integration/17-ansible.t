@@ -13,6 +13,7 @@
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 . "$TESTDIR/containers.sh"
 . "$TESTDIR/pyroot.sh"
+. "$TESTDIR/sshd.sh"
 skip_unless_root
 trap '' PIPE
 
@@ -23,18 +24,17 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 100
+plan 101
 
 tmp=$(tmpdir)
 n=hja$$
 img=hijack-test-py:$$
-sshd_pid=""
 
 ansible_cleanup() {
 	for s in "$tmp"/cp/hj-*; do
 		[ -S "$s" ] && ssh -o ControlPath="$s" -O exit x >/dev/null 2>&1
 	done
-	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+	sshd_stop
 	runc_down "$n-runc" "$tmp/runc"
 	runc_down "$n-dl" "$tmp/dl"
 	lxc_down "$n-lxc"
@@ -207,6 +207,17 @@ out=$("$A/ansible" -i "$tmp/local.ini" -b --become-method=su --become-user=app r
 	-m command -a 'id -un' 2>&1)
 like "$out" "*FAILED*Failed to set permissions on the temporary files*" \
 	"... and in runc's container, without CAP_CHOWN, fails as it would from inside"
+# With a password to give, the plugin waits for su's prompt; what answers
+# in the container may print without end and never prompt (and ignore the
+# SIGHUP of hijack's death): ansible_timeout bounds the whole wait, not
+# each read.
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c 'printf "%s\n" "trap \"\" HUP" \
+	"while :; do echo working; sleep 0.2; done" >/tmp/spew && chmod 755 /tmp/spew'
+out=$(timeout 60 "$A/ansible" -i "$tmp/local.ini" -b --become-method=su --become-user=app \
+	-e ansible_become_password=x -e ansible_hijack_shell=/tmp/spew -e ansible_timeout=3 \
+	lxc -m raw -a true 2>&1)
+like "$?:$out" "2:*lxc | FAILED*timeout waiting for privilege escalation*working*" \
+	"become that prints and never prompts: the task fails after ansible_timeout"
 out=$("$A/ansible" -i "$tmp/local.ini" -c hijack.containers.hijack lxc -m raw -a hostname 2>&1)
 like "$out" "*CHANGED | rc=0 >>*$n-lxc*" "the plugin loaded from the collection as hijack.containers.hijack"
 
@@ -244,34 +255,13 @@ is "$(test ! -e "$tmp/blob.back.2" && test ! -e "$tmp/blob.back.2.hijack-part" &
 
 # --- the same playbook "on another host", over ssh -------------------------
 ssh_addr=127.0.0.2
-ssh_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('$ssh_addr', 0)); print(s.getsockname()[1])")
-mkdir -p "$tmp/ssh" /run/sshd
-ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/host" || bail "host key"
-ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/id" || bail "client key"
-cp "$tmp/ssh/id.pub" "$tmp/ssh/authorized_keys"
-echo "[$ssh_addr]:$ssh_port $(cut -d' ' -f1,2 "$tmp/ssh/host.pub")" >"$tmp/ssh/known_hosts"
-cat >"$tmp/ssh/sshd_config" <<EOF
-ListenAddress $ssh_addr:$ssh_port
-HostKey $tmp/ssh/host
-PidFile $tmp/ssh/sshd.pid
-AuthorizedKeysFile $tmp/ssh/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-LogLevel VERBOSE
-EOF
-/usr/sbin/sshd -D -e -f "$tmp/ssh/sshd_config" 2>"$tmp/ssh/log" &
-sshd_pid=$!
-_wait_for 10 python3 -c "import socket; socket.create_connection(('$ssh_addr', $ssh_port))" ||
-	bail "sshd did not start: $(cat "$tmp/ssh/log")"
+sshd_start "$tmp/ssh" "$ssh_addr" || bail "no sshd on $ssh_addr"
 
 # The same changes again, from a clean start.
 for t in "lxc:$n-lxc" "runc:$n-runc" "docker:$n-dk"; do
 	"$HIJACK" "$t" -- rm -f /tmp/greeting /tmp/motd /tmp/handler-ran
 done
-inventory "$tmp/ssh.ini" "hijack_host=$ssh_addr" "hijack_ssh_port=$ssh_port" \
+inventory "$tmp/ssh.ini" "hijack_host=$ssh_addr" "hijack_ssh_port=$sshd_port" \
 	"hijack_ssh_user=root" "hijack_control_dir=$tmp/cp" \
 	"hijack_ssh_args=['-i', '$tmp/ssh/id', '-o', 'UserKnownHostsFile=$tmp/ssh/known_hosts', '-o', 'StrictHostKeyChecking=yes']"
 play ssh "$tmp/ssh.ini"
