@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * entrybench - what one entry into a container costs, by way of entry.
+ *
+ * Each mode repeats one entry of a program into a target and waits for it:
+ *
+ *   exec PROG          fork + execve: no entry at all, the floor
+ *   cmd ARGV...        fork + execve of a whole tool (hijack, nsenter)
+ *   syscall PID PROG   hijack(2): one call creates the child inside PID's
+ *                      namespaces, root, cwd, cgroups and credentials
+ *   setns PID PROG     the same by hand, as a tool without hijack(2) must:
+ *                      fork, join PID's cgroup, setns(pidfd) into every
+ *                      namespace that differs, fork again (the pid and time
+ *                      namespaces take effect only in children), execve
+ *
+ * The last two are the kernel's two paths with nothing of a tool around
+ * them: their difference is what the hijack system call saves.  Every
+ * entered program must exit 0, or the run stops.
+ *
+ * The batch length is calibrated, a batch is thrown away as warm-up, and the
+ * median of the samples is printed as one "entry" line that
+ * tests/bench/entry-vm.sh collects.  It is meant for the instruction clock
+ * (QEMU -icount), where a nanosecond is an instruction and one run is
+ * enough; on a host the figures carry the host's noise.  Static, so it runs
+ * in the kernel harness's busybox initramfs.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+/* hijack(2) of kernel-patch/, x86-64 and the asm-generic table. */
+#ifndef __NR_hijack
+#define __NR_hijack 463
+#endif
+#define HIJACK_TAKE_FS 0x01u
+#define HIJACK_TAKE_CGROUP 0x02u
+#define HIJACK_TAKE_CRED 0x04u
+
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+#define MAX_SAMPLES 1000
+
+enum { EXIT_BAD_USAGE = 2 };
+
+/* struct hijack_args of include/uapi/linux/hijack.h, first version. */
+struct hijack_args {
+	uint64_t flags;
+	uint64_t target;
+	uint64_t ns_mask;
+	uint64_t pidfd;
+	uint64_t exit_signal;
+};
+
+struct entry {
+	const char *mode;
+	char **argv;		/* what the entered child executes */
+	int pidfd;		/* the target, for syscall and setns */
+	unsigned long ns_mask;	/* the target's namespaces that are not ours */
+	int cgroup_procs;	/* the target's v2 cgroup.procs, for setns */
+};
+
+extern char **environ;
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("entrybench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Wait for @pid; anything but exit 0 stops the run (a failed entry is cheap). */
+static void reap(pid_t pid, const char *what)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("%s: waitpid: %m", what);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	if (WIFEXITED(status))
+		die("%s: the entered program exited %d", what, WEXITSTATUS(status));
+	die("%s: the entered program was killed by signal %d", what, WTERMSIG(status));
+}
+
+static void exec_child(const struct entry *e)
+{
+	execve(e->argv[0], e->argv, environ);
+	_exit(127);
+}
+
+static void one_fork(const struct entry *e)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %m");
+	if (pid == 0)
+		exec_child(e);
+	reap(pid, e->mode);
+}
+
+static void one_syscall(const struct entry *e)
+{
+	struct hijack_args args = {
+		.flags = HIJACK_TAKE_FS | HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED,
+		.target = (uint64_t)e->pidfd,
+		.ns_mask = e->ns_mask,
+		.exit_signal = SIGCHLD,
+	};
+	long pid = syscall(__NR_hijack, &args, sizeof(args), 0L, 0L, 0L, 0L);
+
+	if (pid < 0)
+		die("hijack(2): %m (is this the patched kernel?)");
+	if (pid == 0)
+		exec_child(e);
+	reap((pid_t)pid, e->mode);
+}
+
+static void one_setns(const struct entry *e)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %m");
+	if (pid == 0) {
+		pid_t inner;
+		int status;
+
+		/* The cgroup first: after setns the host's hierarchy is gone. */
+		if (pwrite(e->cgroup_procs, "0", 1, 0) != 1)
+			_exit(120);
+		if (setns(e->pidfd, (int)e->ns_mask))
+			_exit(121);
+		inner = fork();
+		if (inner < 0)
+			_exit(122);
+		if (inner == 0)
+			exec_child(e);
+		if (waitpid(inner, &status, 0) != inner)
+			_exit(123);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 124);
+	}
+	reap(pid, e->mode);
+}
+
+static void run_batch(const struct entry *e, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		if (!strcmp(e->mode, "syscall"))
+			one_syscall(e);
+		else if (!strcmp(e->mode, "setns"))
+			one_setns(e);
+		else
+			one_fork(e);
+	}
+}
+
+static uint64_t timed_batch(const struct entry *e, uint64_t iters)
+{
+	uint64_t t0 = now_ns();
+
+	run_batch(e, iters);
+	return now_ns() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The namespaces of @pid that are not the caller's, as CLONE_NEW* flags. */
+static unsigned long differing_namespaces(pid_t pid)
+{
+	static const struct {
+		const char *name;
+		unsigned long flag;
+	} nss[] = {
+		{ "mnt", CLONE_NEWNS },	    { "uts", CLONE_NEWUTS },
+		{ "ipc", CLONE_NEWIPC },    { "net", CLONE_NEWNET },
+		{ "pid", CLONE_NEWPID },    { "user", CLONE_NEWUSER },
+		{ "cgroup", CLONE_NEWCGROUP }, { "time", CLONE_NEWTIME },
+	};
+	unsigned long mask = 0;
+
+	for (size_t i = 0; i < sizeof(nss) / sizeof(nss[0]); i++) {
+		char path[64];
+		struct stat mine, theirs;
+
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", nss[i].name);
+		if (stat(path, &mine))
+			continue;	/* a kernel without this namespace type */
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, nss[i].name);
+		if (stat(path, &theirs))
+			die("%s: %m", path);
+		if (mine.st_ino != theirs.st_ino || mine.st_dev != theirs.st_dev)
+			mask |= nss[i].flag;
+	}
+	return mask;
+}
+
+/* The target's cgroup.procs on the v2 hierarchy at /sys/fs/cgroup. */
+static int open_cgroup_procs(pid_t pid)
+{
+	char path[4096 + 64], line[4096];
+	FILE *f;
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		die("%s: %m", path);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", line + 3);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			die("%s: %m", path);
+		break;
+	}
+	fclose(f);
+	if (fd < 0)
+		die("pid %d has no cgroup v2 line", (int)pid);
+	return fd;
+}
+
+static unsigned long parse_num(const char *s, const char *what, unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > max) {
+		fprintf(stderr, "entrybench: %s: '%s' is not a number in [1, %lu]\n",
+			what, s, max);
+		exit(EXIT_BAD_USAGE);
+	}
+	return v;
+}
+
+static void __attribute__((noreturn)) usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: entrybench [-n SAMPLES] [-m MIN_BATCH_MS] MODE ARGS...\n"
+		"  exec PROG | cmd ARGV... | syscall PID PROG | setns PID PROG\n");
+	exit(status);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "samples", required_argument, NULL, 'n' },
+		{ "min-batch-ms", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static double ns_per_op[MAX_SAMPLES];
+	unsigned long samples = 7, min_ms = 200;
+	struct entry e = { .pidfd = -1, .cgroup_procs = -1 };
+	uint64_t iters = 1;
+	int c;
+
+	/* "+": the command of cmd has options of its own. */
+	while ((c = getopt_long(argc, argv, "+n:m:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			samples = parse_num(optarg, "--samples", MAX_SAMPLES);
+			break;
+		case 'm':
+			min_ms = parse_num(optarg, "--min-batch-ms", 60000);
+			break;
+		case 'h':
+			usage(0);
+		default:
+			usage(EXIT_BAD_USAGE);
+		}
+	}
+	if (argc - optind < 2)
+		usage(EXIT_BAD_USAGE);
+	e.mode = argv[optind];
+	if (!strcmp(e.mode, "exec") || !strcmp(e.mode, "cmd")) {
+		if (!strcmp(e.mode, "exec") && argc - optind != 2)
+			usage(EXIT_BAD_USAGE);
+		e.argv = &argv[optind + 1];
+	} else if (!strcmp(e.mode, "syscall") || !strcmp(e.mode, "setns")) {
+		pid_t pid;
+
+		if (argc - optind != 3)
+			usage(EXIT_BAD_USAGE);
+		pid = (pid_t)parse_num(argv[optind + 1], "PID", INT32_MAX);
+		e.argv = &argv[optind + 2];
+		e.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (e.pidfd < 0)
+			die("pidfd_open %d: %m", (int)pid);
+		e.ns_mask = differing_namespaces(pid);
+		if (!strcmp(e.mode, "setns"))
+			e.cgroup_procs = open_cgroup_procs(pid);
+	} else {
+		fprintf(stderr, "entrybench: unknown mode '%s'\n", e.mode);
+		usage(EXIT_BAD_USAGE);
+	}
+	if (access(e.argv[0], X_OK))
+		die("%s: %m", e.argv[0]);
+
+	/* Double the batch until it lasts min_ms, then one more as warm-up. */
+	while (timed_batch(&e, iters) < min_ms * NSEC_PER_MSEC) {
+		if (iters > (1ULL << 30))
+			die("%s: a batch never reaches %lu ms", e.mode, min_ms);
+		iters *= 2;
+	}
+	run_batch(&e, iters);
+	for (unsigned long i = 0; i < samples; i++)
+		ns_per_op[i] = (double)timed_batch(&e, iters) / (double)iters;
+	qsort(ns_per_op, samples, sizeof(ns_per_op[0]), cmp_double);
+	printf("entry mode=%s iters=%" PRIu64 " samples=%lu median_ns=%.0f min_ns=%.0f max_ns=%.0f ns_mask=%#lx\n",
+	       e.mode, iters, samples, ns_per_op[samples / 2], ns_per_op[0],
+	       ns_per_op[samples - 1], e.ns_mask);
+	return 0;
+}
