@@ -73,21 +73,33 @@ fi
 kout=$kcache/build/patched
 
 # --- the payload -----------------------------------------------------------------
+# hijack (libtool's real binary) and util-linux's nsenter (the comparison)
+# and unshare (busybox's has no --time) are dynamically linked: each goes
+# with its libraries, and the guest links the loader where they look.
 payload=$out/payload
-sh "$repo/tests/integration/mkpayload.sh" "$builddir" "$repo" "$payload" >/dev/null
+rm -rf "$payload"
+mkdir -p "$payload/bin" "$payload/lib" "$payload/libexec"
+with_libs() { # BINARY DEST
+	local lib
+	cp "$1" "$2"
+	for lib in $(LD_LIBRARY_PATH=$builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$1" |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }'); do
+		cp -L "$lib" "$payload/lib/"
+		case $lib in */ld-linux*) basename "$lib" >"$payload/lib/LOADER" ;; esac
+	done
+}
+hijack=$builddir/src/cli/.libs/hijack
+[ -x "$hijack" ] || hijack=$builddir/src/cli/hijack
+with_libs "$hijack" "$payload/libexec/hijack"
+for tool in nsenter unshare; do
+	path=$(command -v "$tool") || die "no $tool on this machine"
+	with_libs "$path" "$payload/bin/$tool"
+done
+[ -s "$payload/lib/LOADER" ] || die "no dynamic loader found for $hijack"
 cp "$builddir/tests/bench/entrybench" "$payload/bin/entrybench"
 cp "$builddir/tests/bench/exit0" "$payload/bin/true"
 cp "$here/run-entry.sh" "$payload/run-entry"
-# util-linux's nsenter (the comparison) and unshare (busybox's has no
-# --time), with their libraries beside hijack's.
-for tool in nsenter unshare; do
-	path=$(command -v "$tool") || die "no $tool on this machine"
-	cp "$path" "$payload/bin/$tool"
-	ldd "$path" | awk '/=>/ { print $3 }' | while read -r lib; do
-		[ -e "$payload/lib/$(basename "$lib")" ] || cp -L "$lib" "$payload/lib/"
-	done
-done
-chmod 755 "$payload/run-entry" "$payload/bin/"*
+chmod 755 "$payload/run-entry" "$payload/bin/"* "$payload/libexec/hijack"
 "$kernel_dir/mkinitramfs.sh" ${kout:+-O "$kout"} -o "$out/initramfs.cpio.gz" -p "$payload"
 
 # --- the boot --------------------------------------------------------------------

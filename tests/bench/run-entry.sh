@@ -41,8 +41,13 @@ echo "# run-entry: target pid $target in $(cat "/proc/$target/cgroup")"
 bench() {
 	label=$1
 	shift
+	# No terminal in: hijack would give the command a new one each time,
+	# which nsenter does not.
 	line=$("$opt/bin/entrybench" --samples="${en_samples:-5}" \
-		--min-batch-ms="${en_minbatch:-300}" "$@") || return 1
+		--min-batch-ms="${en_minbatch:-300}" "$@" </dev/null 2>/tmp/entry.err) || {
+		sed "s/^/# $label: /" /tmp/entry.err
+		return 1
+	}
 	echo "# $label: $line"
 	median=${line#*median_ns=}
 	echo "ENTRY-ROW $label ${median%% *}"
