@@ -37,10 +37,11 @@
  * would have closed the pipe, and a failure of the copy comes after it,
  * read once the child has ended.
  *
- * This file has the shapes.  What is opened on the host before the fork
- * is in spawn-prepare.c, what the command's process does up to its exec
- * in spawn-child.c, and the status pipe's reading and the waiting in
- * spawn-wait.c.
+ * This file has the shapes, a function each (start_syscall(),
+ * start_direct(), start_relay()), ending alike in wait_exec().  What is
+ * opened on the host before the fork is in spawn-prepare.c, what the
+ * command's process does up to its exec in spawn-child.c, and the status
+ * pipe's reading and the waiting in spawn-wait.c.
  */
 #include <fcntl.h>
 #include <sched.h>
@@ -71,6 +72,114 @@ static int fork_failed(struct spawn *s, int err, struct hijack_diag *d)
 				   (int)s->p->pid);
 	return hj_diag_set(d, HIJACK_STEP_FORK, err, "command in pid %d's namespaces",
 			   (int)s->p->pid);
+}
+
+/*
+ * The shapes' common end, in hijack: read the status pipe until the
+ * command exec'd, and return its pid; or reap what is left of it and
+ * return why it did not.  The caller closed its own copy of the write
+ * end, or the pipe would never read EOF.
+ *
+ * @relay is the relay shape's intermediate, else 0.  It is reaped once the
+ * pipe is read, and before anything waits for the command: only its
+ * complete exit hands the command to hijack (a subreaper), and its end
+ * of the pipe closes before that.  The command's pid then comes from its
+ * message, and without one (the intermediate failed) there is none.
+ */
+static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
+		     struct hijack_diag *d)
+{
+	int r, status = 0;
+
+	r = hj_read_status(s->status_r, &cmd, d);
+	if (relay > 0)
+		(void)hj_reap(relay, &status);
+	if (r == -ECANCELED && cmd > 0)
+		return hj_died_before_exec(s, cmd, d);
+	if (r < 0 && r != -ECANCELED) {
+		if (cmd > 0)
+			(void)hj_reap(cmd, NULL);
+		return r;
+	}
+	/* Only the relay shape starts without the command's pid. */
+	if (cmd <= 0)
+		return hj_diag_set(d, HIJACK_STEP_FORK, ECHILD,
+				   "relay for pid %d exited with status %d",
+				   (int)s->p->pid, status);
+	return cmd;
+}
+
+/* hijack(2): the kernel enters, and forks the command, in one call. */
+static int start_syscall(struct spawn *s, struct hijack_diag *d)
+{
+	int flags = hj_syscall_flags(s->p);
+	long pid;
+
+	if (flags < 0)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, flags,
+				   "plan not possible with hijack(2)");
+	s->kernel_took = (unsigned int)flags;
+	pid = hj_syscall_hijack(s->p, s->t->pidfd);
+	if (pid < 0)
+		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
+				   "hijack(2) of pid %d, flags %#x",
+				   (int)s->p->pid, (unsigned int)flags);
+	if (pid == 0) {
+		if (flags & HIJACK_TAKE_FS) {
+			/* The kernel gave us the target's root and cwd already. */
+			close_fdp(&s->rootfd);
+			close_fdp(&s->cwdfd);
+		}
+		if (!(flags & HIJACK_TAKE_CGROUP))
+			hj_child_cgroups(s);
+		hj_child_exec(s);
+	}
+	close_fdp(&s->status_w);
+	return wait_exec(s, (pid_t)pid, 0, d);
+}
+
+static _Noreturn void child_direct(struct spawn *s)
+{
+	struct hijack_diag d = { 0 };
+
+	hj_child_cgroups(s);
+	/* /proc/thread-self is this process's only until the mount ns changes. */
+	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
+	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+		hj_child_fail(s, &d, 125);
+	/* Host side still: build the view, then enter all but mnt. */
+	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd, &d) < 0)
+		hj_child_fail(s, &d, 125);
+	if (hj_child_enter_ns(s, &d) < 0)
+		hj_child_fail(s, &d, 125);
+	hj_child_exec(s);
+}
+
+/*
+ * The direct shape.  @ownpid, when valid, is hijack's own pid namespace:
+ * the pid namespace was entered for the command's sake (start()), and is
+ * left again as soon as the command is forked, whether or not that worked.
+ */
+static int start_direct(struct spawn *s, int ownpid, struct hijack_diag *d)
+{
+	pid_t pid;
+	int r = 0;
+
+	pid = hj_fork_into_cgroup(s);
+	if (pid < 0)
+		r = fork_failed(s, errno, d);
+	if (pid == 0) {
+		close_fdp(&s->status_r);
+		child_direct(s);
+	}
+	if (pid > 0)
+		close_fdp(&s->status_w);
+	/* Our own later children belong where they did before. */
+	if (ownpid >= 0)
+		(void)setns(ownpid, CLONE_NEWPID);
+	if (r < 0)
+		return r;
+	return wait_exec(s, pid, 0, d);
 }
 
 /* The intermediate of the relay shape: enter, fork the command, report. */
@@ -105,73 +214,49 @@ static _Noreturn void child_relay(struct spawn *s)
 	_exit(0);
 }
 
-static _Noreturn void child_direct(struct spawn *s)
+/*
+ * The relay shape.  hijack becomes a child subreaper, so that the command
+ * is handed to it when the intermediate exits; the caller's setting goes
+ * to *ret_subreaper, for hj_spawn() to give back afterwards.
+ */
+static int start_relay(struct spawn *s, int *ret_subreaper,
+		       struct hijack_diag *d)
 {
-	struct hijack_diag d = { 0 };
+	pid_t pid;
 
-	hj_child_cgroups(s);
-	/* /proc/thread-self is this process's only until the mount ns changes. */
-	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
-	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
-		hj_child_fail(s, &d, 125);
-	/* Host side still: build the view, then enter all but mnt. */
-	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd, &d) < 0)
-		hj_child_fail(s, &d, 125);
-	if (hj_child_enter_ns(s, &d) < 0)
-		hj_child_fail(s, &d, 125);
-	hj_child_exec(s);
-}
-
-static int spawn_syscall(struct spawn *s, struct hijack_diag *d)
-{
-	int flags = hj_syscall_flags(s->p);
-	long pid;
-
-	if (flags < 0)
-		return hj_diag_set(d, HIJACK_STEP_PLAN, flags,
-				   "plan not possible with hijack(2)");
-	s->kernel_took = (unsigned int)flags;
-	pid = hj_syscall_hijack(s->p, s->t->pidfd);
+	if (prctl(PR_GET_CHILD_SUBREAPER, ret_subreaper) < 0 ||
+	    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return hj_diag_set(d, HIJACK_STEP_FORK, errno,
+				   "PR_SET_CHILD_SUBREAPER");
+	pid = fork();
 	if (pid < 0)
-		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
-				   "hijack(2) of pid %d, flags %#x",
-				   (int)s->p->pid, (unsigned int)flags);
+		return fork_failed(s, errno, d);
 	if (pid == 0) {
-		if (flags & HIJACK_TAKE_FS) {
-			/* The kernel gave us the target's root and cwd already. */
-			close_fdp(&s->rootfd);
-			close_fdp(&s->cwdfd);
-		}
-		if (!(flags & HIJACK_TAKE_CGROUP))
-			hj_child_cgroups(s);
-		hj_child_exec(s);
+		close_fdp(&s->status_r);
+		child_relay(s);
 	}
-	return (int)pid;
+	close_fdp(&s->status_w);
+	/* The intermediate exits as soon as it has reported. */
+	return wait_exec(s, 0, pid, d);
 }
 
-/* Start the command; return its pid, or a negative errno. */
-static int start(struct spawn *s, int status_r, int *ret_subreaper,
-		 struct hijack_diag *d)
+/*
+ * Start the command; return its pid, or a negative errno.  The shape
+ * follows from the method and from whether hijack may enter the target's
+ * pid namespace itself, which only trying tells.
+ */
+static int start(struct spawn *s, int *ret_subreaper, struct hijack_diag *d)
 {
 	_cleanup_close_ int ownpid = -EBADF;
-	bool relay = false;
-	pid_t pid, cmd = 0;
-	int r, status = 0;
+	int r;
 
-	if (s->p->method == HIJACK_METHOD_SYSCALL) {
-		pid = spawn_syscall(s, d);
-		if (pid < 0)
-			return pid;
-		cmd = pid;
-		goto started;
-	}
-
+	if (s->p->method == HIJACK_METHOD_SYSCALL)
+		return start_syscall(s, d);
 	if (s->p->method == HIJACK_METHOD_NSFD) {
 		r = hj_ns_open_fds(s->t, s->p->ns_mask, s->nsfds, d);
 		if (r < 0)
 			return r;
 	}
-
 	if (s->child_mask & HIJACK_NS_BIT(HIJACK_NS_PID)) {
 		ownpid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
 		if (ownpid < 0)
@@ -180,72 +265,15 @@ static int start(struct spawn *s, int status_r, int *ret_subreaper,
 		r = hj_enter_pid_for_children(s, d);
 		if (r == -EPERM &&
 		    (s->child_mask & HIJACK_NS_BIT(HIJACK_NS_USER))) {
-			relay = true;
 			close_fdp(&ownpid);
-		} else if (r < 0) {
-			return r;
-		} else {
-			s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_PID);
+			s->relay = true;
+			return start_relay(s, ret_subreaper, d);
 		}
-	}
-
-	s->relay = relay;
-	if (relay) {
-		/* Remember the caller's setting, to give it back afterwards. */
-		if (prctl(PR_GET_CHILD_SUBREAPER, ret_subreaper) < 0 ||
-		    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-			return hj_diag_set(d, HIJACK_STEP_FORK, errno,
-					   "PR_SET_CHILD_SUBREAPER");
-	}
-
-	pid = relay ? fork() : hj_fork_into_cgroup(s);
-	if (pid < 0) {
-		r = fork_failed(s, errno, d);
-		goto undo_pidns;
-	}
-	if (pid == 0) {
-		close_fdp(&s->status_r);
-		if (relay)
-			child_relay(s);
-		child_direct(s);
-	}
-	cmd = pid;
-	r = 0;
-	close_fdp(&s->status_w);
-undo_pidns:
-	/* Our own later children belong where they did before. */
-	if (ownpid >= 0)
-		(void)setns(ownpid, CLONE_NEWPID);
-	if (r < 0)
-		return r;
-	if (relay) {
-		/* The intermediate exits as soon as it has reported. */
-		cmd = 0;
-		r = hj_read_status(status_r, &cmd, d);
-		(void)hj_reap(pid, &status);
-		if (r == -ECANCELED && cmd > 0)
-			return hj_died_before_exec(s, cmd, d);
-		if (r < 0 && r != -ECANCELED) {
-			if (cmd > 0)
-				(void)hj_reap(cmd, NULL);
+		if (r < 0)
 			return r;
-		}
-		if (cmd <= 0)
-			return hj_diag_set(d, HIJACK_STEP_FORK, ECHILD,
-					   "relay for pid %d exited with status %d",
-					   (int)s->p->pid, status);
-		return cmd;
+		s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_PID);
 	}
-started:
-	close_fdp(&s->status_w);
-	r = hj_read_status(status_r, &cmd, d);
-	if (r == -ECANCELED)
-		return hj_died_before_exec(s, cmd, d);
-	if (r < 0) {
-		(void)hj_reap(cmd, NULL);
-		return r;
-	}
-	return cmd;
+	return start_direct(s, ownpid, d);
 }
 
 /*
@@ -274,7 +302,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	(void)sigaddset(&set, SIGCHLD);
 	(void)sigprocmask(SIG_BLOCK, &set, &s->oldmask);
 
-	r = start(s, s->status_r, &subreaper, d);
+	r = start(s, &subreaper, d);
 	if (p->limits_mode == HIJACK_FROM_TARGET)
 		(void)hj_oom_swap(oom, &oom, NULL);
 	hj_spawn_close(s);
