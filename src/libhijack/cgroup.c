@@ -22,7 +22,7 @@
  * hierarchies on the hosts here, against 0.1 ms for moving the one thread
  * through "tasks", which the kernel does without that lock.  The mover is
  * single-threaded, so moving its thread moves all of it.  On v2 the child
- * is born in place by clone3(CLONE_INTO_CGROUP) instead (spawn.c).
+ * is born in place by clone3(CLONE_INTO_CGROUP) instead (spawn-prepare.c).
  */
 #include <fcntl.h>
 #include <libmount.h>

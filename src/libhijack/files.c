@@ -2,7 +2,7 @@
 /*
  * files.c - copy a file into or out of a container with no program of the
  * container's: hijack's own child does it, in place of exec, once it has
- * entered and is confined as a command would be (spawn.c).
+ * entered and is confined as a command would be (spawn-child.c).
  *
  * Why inside and not from the host through /proc/PID/root: every path
  * component, symlinks included, then resolves against the container's

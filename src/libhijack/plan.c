@@ -185,7 +185,7 @@ static int copy_creds(const struct hijack_creds *from, struct hijack_creds *to)
 /*
  * Everything that confines the command: credentials, capabilities,
  * cgroups, no_new_privs and seccomp, LSM label, environment.  Read now,
- * from the host, and applied in the child in the order spawn.c explains.
+ * from the host, and applied in the child in the order spawn-child.c explains.
  */
 static int plan_confinement(const struct hijack_target *t,
 			    const struct hijack_opts *o, struct hijack_plan *p,

@@ -175,7 +175,7 @@ int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d)
 	close_fdp(&master);
 	close_fdp(&pty->sock[1]);
 
-	/* The new terminal controls the session spawn.c gave the command. */
+	/* The new terminal controls the session spawn-child.c gave the command. */
 	if (ioctl(slave, TIOCSCTTY, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_PTY, errno, "TIOCSCTTY");
 	for (fd = 0; fd <= 2; fd++)

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * spawn-internal.h - what the four parts of starting a command share,
+ * private to them: spawn.c (the process shapes and hj_spawn()),
+ * spawn-prepare.c (what is opened on the host before the fork),
+ * spawn-child.c (what the command's process does between the fork and the
+ * exec) and spawn-wait.c (the status pipe, reaping, and waiting with
+ * signals forwarded).  The shapes and the status pipe are explained at the
+ * top of spawn.c.  Not "spawn.h": with -I of this directory, that name
+ * would hide the C library's <spawn.h> from tool.c.
+ */
+#ifndef HIJACK_SPAWN_INTERNAL_H
+#define HIJACK_SPAWN_INTERNAL_H
+
+#include <signal.h>
+
+#include "internal.h"
+
+enum msg_kind {
+	MSG_DIAG = 1,
+	MSG_PID,
+	MSG_EXEC,	/* the command's process is about to exec */
+	MSG_STARTED,	/* a file copy begins: as good as an exec */
+};
+
+/* One status pipe message: one write() below PIPE_BUF, so it arrives whole. */
+struct msg {
+	enum msg_kind kind;
+	pid_t pid;
+	struct hijack_diag diag;
+};
+
+struct spawn {
+	const struct hijack_target *t;
+	const struct hijack_plan *p;
+	char *const *argv;
+	const struct hijack_file *file;	/* copy this instead of exec */
+	bool tools;			/* --tools: the host's view (tools.c) */
+	const char *tools_dir;
+	const char *tools_cwd;		/* the target's, under tools_dir */
+	char tools_buf[4096];		/* tools_cwd read here, if not planned */
+	int tools_marker;		/* the capability that marks it */
+	enum hijack_method method;	/* pidfd or nsfd once decided */
+	unsigned int child_mask;	/* namespaces the child enters */
+	int nsfds[_HIJACK_NS_MAX];
+	int rootfd;
+	int cwdfd;
+	int status_w;
+	int status_r;		/* hijack's end: the command closes its copy */
+	bool relay;		/* the command's parent is the intermediate */
+	int relay_pidfd;	/* the intermediate, as the command sees it */
+	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
+	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
+	bool cg_joined_v2;	/* born there by clone3() */
+	int lsmfd;
+	unsigned int kernel_took;	/* HIJACK_TAKE_* done by hijack(2) */
+	struct hj_pty *pty;
+	sigset_t oldmask;
+};
+
+static inline void hj_send_msg(int fd, const struct msg *m)
+{
+	/* Nobody to tell if this fails: the exit status still says 125. */
+	(void)!write(fd, m, sizeof(*m));
+}
+
+/* spawn-prepare.c: on the host, before the fork */
+int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
+			 struct hijack_diag *d);
+int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d);
+void hj_spawn_close(struct spawn *s);
+int hj_enter_pid_for_children(struct spawn *s, struct hijack_diag *d);
+pid_t hj_fork_into_cgroup(struct spawn *s);
+
+/* spawn-child.c: in the command's process (and the relay's intermediate) */
+_Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
+			     int code);
+int hj_child_enter_ns(struct spawn *s, struct hijack_diag *d);
+void hj_child_cgroups(struct spawn *s);
+_Noreturn void hj_child_exec(struct spawn *s);
+
+/* spawn-wait.c: hijack's side once the command's process exists */
+int hj_read_status(int fd, pid_t *ret_pid, struct hijack_diag *d);
+int hj_reap(pid_t pid, int *ret_status);
+void hj_kill_reap(pid_t pid);
+int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);
+int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
+		       int *ret_status, struct hijack_diag *d);
+
+#endif /* HIJACK_SPAWN_INTERNAL_H */

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * spawn-prepare.c - what hijack opens and decides on the host before the
+ * fork, while the host's /proc and mounts are still in view: the target's
+ * root and working directory, the cgroup files the child writes, the
+ * --tools view's settings, and the pid namespace its children are born
+ * in; and the fork itself, into the target's cgroup v2 where the kernel
+ * can.  spawn.c puts these together.
+ */
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+
+#include "spawn-internal.h"
+
+/*
+ * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
+ * for the view of its own, remember the target's cwd (a path inside the
+ * container, used only under the tools directory).
+ */
+int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
+			 struct hijack_diag *d)
+{
+	ssize_t n;
+	int r;
+
+	if (how->tools_dir && how->tools_dir[0] != '/')
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--tools directory '%s': an absolute path",
+				   how->tools_dir);
+	r = hj_tools_check(s->p, &s->tools_marker, d);
+	if (r < 0)
+		return r;
+	s->tools = true;
+	s->tools_dir = how->tools_dir;
+	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
+	/* The plan read it already, in the default --wd=target. */
+	if (s->p->wd_mode == HIJACK_DIR_TARGET) {
+		s->tools_cwd = s->p->wd;
+		return 0;
+	}
+	n = readlinkat(s->t->procfd, "cwd", s->tools_buf,
+		       sizeof(s->tools_buf) - 1);
+	s->tools_buf[n > 0 ? n : 0] = '\0';
+	s->tools_cwd = s->tools_buf;
+	return 0;
+}
+
+static int open_dirs(struct spawn *s, struct hijack_diag *d)
+{
+	const struct hijack_plan *p = s->p;
+
+	/* Opened now: once in the target's mount namespace, /proc/PID may be gone. */
+	if (p->root_mode == HIJACK_DIR_TARGET) {
+		s->rootfd = openat(s->t->procfd, "root",
+				   O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (s->rootfd < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+					   "/proc/%d/root", (int)p->pid);
+	}
+	if (p->wd_mode == HIJACK_DIR_TARGET) {
+		s->cwdfd = openat(s->t->procfd, "cwd",
+				  O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (s->cwdfd < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+					   "/proc/%d/cwd", (int)p->pid);
+	}
+	return 0;
+}
+
+/* Before fork, on the host: what the child writes to join cgroups. */
+static int open_cgroups(struct spawn *s, struct hijack_diag *d)
+{
+	const struct hijack_plan *p = s->p;
+	size_t i;
+
+	if (p->cgroup_mode != HIJACK_FROM_TARGET || !p->ncgroups)
+		return 0;
+	if (p->method == HIJACK_METHOD_SYSCALL &&
+	    (hj_syscall_flags(p) & HIJACK_TAKE_CGROUP))
+		return 0;
+	s->cgfds = malloc(p->ncgroups * sizeof(int));
+	if (!s->cgfds)
+		return hj_diag_set(d, HIJACK_STEP_CGROUP, ENOMEM, "cgroups");
+	/* Every entry valid before any open: hj_spawn_close() closes them all. */
+	for (i = 0; i < p->ncgroups; i++)
+		s->cgfds[i] = -EBADF;
+	return hj_cgroup_open(p, s->cgfds, &s->cg2fd, d);
+}
+
+/*
+ * On the host, before the fork: the directories and cgroup files the child
+ * needs, the status pipe, and the command's terminal.
+ */
+int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
+{
+	int fds[2], r;
+
+	/* --tools: the view tools.c builds has its own root and cwd. */
+	r = s->tools ? 0 : open_dirs(s, d);
+	if (r < 0)
+		return r;
+	r = open_cgroups(s, d);
+	if (r < 0)
+		return r;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
+	s->status_r = fds[0];
+	s->status_w = fds[1];
+	/* A copy's bytes go to the caller's fds as they are. */
+	return s->file ? 0 : hj_pty_prepare(s->pty, s->p, d);
+}
+
+/*
+ * Put the caller's future children into the target's pid namespace.
+ * Return -EPERM when only the target's user namespace could allow it.
+ */
+int hj_enter_pid_for_children(struct spawn *s, struct hijack_diag *d)
+{
+	unsigned int pid = HIJACK_NS_BIT(HIJACK_NS_PID);
+	int r;
+
+	if (s->method == HIJACK_METHOD_PIDFD) {
+		r = hj_ns_enter_pidfd(s->t->pidfd, pid, s->t->pid, d);
+		if (r != -EINVAL || s->p->method_fallback != HIJACK_METHOD_NSFD)
+			return r;
+		s->method = HIJACK_METHOD_NSFD;
+	}
+	r = hj_ns_open_fds(s->t, pid, s->nsfds, d);
+	if (r < 0)
+		return r;
+	return hj_ns_enter_fds(s->nsfds, pid, s->t->pid, d);
+}
+
+/*
+ * fork(), but born in the target's cgroup v2 when there is one to join:
+ * clone3(CLONE_INTO_CGROUP) (Linux 5.7) saves the child a migration.
+ * Kernels without it get a plain fork(), and the child writes
+ * cgroup.procs itself.
+ */
+pid_t hj_fork_into_cgroup(struct spawn *s)
+{
+	struct clone_args a = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = (unsigned long long)s->cg2fd,
+	};
+	long pid;
+
+	if (s->cg2fd < 0)
+		return fork();
+	pid = syscall(SYS_clone3, &a, sizeof(a));
+	if (pid >= 0) {
+		if (pid == 0)
+			s->cg_joined_v2 = true;
+		return (pid_t)pid;
+	}
+	if (errno == ENOSYS || errno == E2BIG || errno == EINVAL)
+		return fork();
+	return -1;
+}
+
+/*
+ * Close what was opened for the child, once it is forked or cannot be: the
+ * status pipe's read end stays, hijack's to read.
+ */
+void hj_spawn_close(struct spawn *s)
+{
+	size_t j;
+	int i;
+
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		close_fdp(&s->nsfds[i]);
+	for (j = 0; s->cgfds && j < s->p->ncgroups; j++)
+		close_fdp(&s->cgfds[j]);
+	free(s->cgfds);
+	s->cgfds = NULL;
+	close_fdp(&s->cg2fd);
+	close_fdp(&s->lsmfd);
+	close_fdp(&s->rootfd);
+	close_fdp(&s->cwdfd);
+	close_fdp(&s->status_w);
+}

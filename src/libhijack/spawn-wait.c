@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * spawn-wait.c - hijack's side once the command's process exists: read the
+ * status pipe for its exec or for why it failed, reap it, say why it died
+ * before its exec, and wait for it while handing on the signals meant for
+ * it and relaying its terminal.
+ */
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include "spawn-internal.h"
+
+/*
+ * Read the status pipe to EOF.  Return 0 when the command exec'd, or the
+ * negative errno the failing process reported.  *ret_pid is updated from a
+ * relay's message.  EOF without the command's last word (MSG_EXEC) means
+ * its process died before the exec: -ECANCELED, and hj_died_before_exec()
+ * says why.
+ */
+int hj_read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
+{
+	bool exec = false;
+	struct msg m;
+	ssize_t n;
+	int r = 0;
+
+	for (;;) {
+		n = read(fd, &m, sizeof(m));
+		if (n == 0)
+			return r == 0 && !exec ? -ECANCELED : r;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return hj_diag_set(d, HIJACK_STEP_WAIT, errno,
+					   "status pipe");
+		}
+		if (n != sizeof(m))
+			return hj_diag_set(d, HIJACK_STEP_WAIT, EPROTO,
+					   "short status message");
+		if (m.kind == MSG_PID) {
+			*ret_pid = m.pid;
+		} else if (m.kind == MSG_EXEC) {
+			exec = true;
+		} else if (m.kind == MSG_STARTED) {
+			return r;
+		} else if (r == 0) {
+			if (d)
+				*d = m.diag;
+			r = -m.diag.err;
+		}
+	}
+}
+
+int hj_reap(pid_t pid, int *ret_status)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (ret_status)
+		*ret_status = status;
+	return 0;
+}
+
+/*
+ * Nothing half-done: a started command that hijack can no longer talk to
+ * or wait for goes, rather than outlive the failure unwatched (the hangup
+ * it gets when hijack exits may be ignored).  Only for a child not yet
+ * reaped, whose pid cannot have gone to another process.
+ */
+void hj_kill_reap(pid_t pid)
+{
+	(void)kill(pid, SIGKILL);
+	(void)hj_reap(pid, NULL);
+}
+
+/*
+ * The command's process @pid died before its exec: reap it and say why,
+ * as hijack's own failure.  Most often the target went first, and took its
+ * pid namespace, with everything inside, along.
+ */
+int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d)
+{
+	struct pollfd pfd = { .fd = s->t->pidfd, .events = POLLIN };
+	int status = 0;
+
+	if (pid > 0)
+		(void)hj_reap(pid, &status);
+	/*
+	 * A pid namespace's init finishes exiting only once every other
+	 * member is reaped, the process just reaped included: give it a
+	 * moment, in this failure path only, to show as gone.
+	 */
+	if (pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		(void)poll(&pfd, 1, 1000);
+	if (hijack_target_alive(s->t) < 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+				   "pid %d exited before the command started",
+				   (int)s->p->pid);
+	if (pid > 0 && WIFSIGNALED(status))
+		return hj_diag_set(d, HIJACK_STEP_FORK, ECANCELED,
+				   "the command's process was killed by signal %d before exec",
+				   WTERMSIG(status));
+	return hj_diag_set(d, HIJACK_STEP_FORK, ECANCELED,
+			   "the command's process exited before exec");
+}
+
+/*
+ * Wait for the command, handing on the signals meant for it and relaying
+ * its terminal.  The signals are blocked and read from a signalfd, so none
+ * is lost between waitpid() and sleeping, and nothing runs in a signal
+ * handler.
+ *
+ * The command is always in a session of its own (child_session()), which
+ * the caller's terminal cannot reach: what the kernel raises for that
+ * terminal (Ctrl-C, Ctrl-\, a hangup) reaches hijack alone, and is
+ * forwarded like a signal sent by a process.  A resize resizes the
+ * command's own terminal when it has one, and is forwarded otherwise.
+ */
+int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
+		       int *ret_status, struct hijack_diag *d)
+{
+	_cleanup_close_ int sfd = -EBADF;
+	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
+	struct signalfd_siginfo si;
+	int status, n, err;
+	pid_t r;
+
+	sfd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		err = errno;
+		hj_kill_reap(pid);
+		return hj_diag_set(d, HIJACK_STEP_WAIT, err, "signalfd");
+	}
+
+	for (;;) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return hj_diag_set(d, HIJACK_STEP_WAIT, errno,
+					   "command pid %d", (int)pid);
+		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		n = 1 + hj_pty_pollfds(pty, pfd + 1);
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			hj_kill_reap(pid);
+			return hj_diag_set(d, HIJACK_STEP_WAIT, err, "poll");
+		}
+		hj_pty_handle(pty, pfd + 1, n - 1);
+		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGCHLD)
+				continue;
+			if (pty->fds && si.ssi_signo == SIGWINCH)
+				hj_pty_resize(pty);
+			else
+				(void)kill(pid, (int)si.ssi_signo);
+		}
+	}
+	/* Consume what arrived too late to forward, so it does not hit us. */
+	while (read(sfd, &si, sizeof(si)) == sizeof(si))
+		;
+	*ret_status = status;
+	return 0;
+}
