@@ -13,6 +13,7 @@
 #include <termios.h>
 
 #include "hijack.h"
+#include "hijack-abi.h"
 #include "macro.h"
 
 struct hijack_target {
@@ -143,13 +144,10 @@ void hj_pty_resize(struct hj_pty *pty);
 void hj_pty_finish(struct hj_pty *pty);
 
 /*
- * syscall.c.  HIJACK_TAKE_* mirror include/uapi/linux/hijack.h of
- * kernel-patch/; HJ_SYSCALL_NS is ours: the plan takes namespaces, whose
- * CLONE_NEW* mask hj_syscall_ns_mask() gives.
+ * syscall.c.  HIJACK_TAKE_* are hijack(2)'s (hijack-abi.h); HJ_SYSCALL_NS
+ * is ours: the plan takes namespaces, whose CLONE_NEW* mask
+ * hj_syscall_ns_mask() gives.
  */
-#define HIJACK_TAKE_FS 0x01u
-#define HIJACK_TAKE_CGROUP 0x02u
-#define HIJACK_TAKE_CRED 0x04u
 #define HJ_SYSCALL_NS 0x100u
 
 int hj_syscall_flags(const struct hijack_plan *plan);

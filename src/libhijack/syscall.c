@@ -22,30 +22,6 @@
 
 #include "internal.h"
 
-#ifndef __NR_hijack
-#if defined(__alpha__)
-#define __NR_hijack 573
-#elif defined(__mips__)
-#define __NR_hijack (__NR_Linux + 463)
-#else
-#define __NR_hijack 463	/* asm-generic, x86, arm, powerpc, s390, ... */
-#endif
-#endif
-
-/* struct hijack_args of include/uapi/linux/hijack.h, first version. */
-struct hj_hijack_args {
-	uint64_t flags;
-	uint64_t target;
-	uint64_t ns_mask;
-	uint64_t pidfd;
-	uint64_t exit_signal;
-};
-
-#define HJ_HIJACK_ARGS_SIZE_VER0 40
-
-_Static_assert(sizeof(struct hj_hijack_args) == HJ_HIJACK_ARGS_SIZE_VER0,
-	       "struct hijack_args, version 0");
-
 /* Every argument register set: syscall() would pass stale ones otherwise. */
 static long raw_hijack(const void *args, size_t size)
 {
