@@ -55,7 +55,11 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] || usage
 builddir=$(cd "$1" && pwd)
-case $samples$minbatch in *[!0-9]*) die "-n and -m take whole numbers" ;; esac
+whole() { # OPTION VALUE
+	case $2 in '' | 0* | *[!0-9]*) die "$1: '$2' is not a whole number above 0" ;; esac
+}
+whole -n "$samples"
+whole -m "$minbatch"
 out=${out:-$builddir/entry-vm}
 mkdir -p "$out"
 
@@ -70,7 +74,9 @@ if [ -z "$image" ]; then
 	image=$("$kernel_dir/build-kernel.sh" -q patched "$repo/kernel-patch" | tail -n1)
 fi
 [ -f "$image" ] || die "no kernel image at $image"
+# Its build tree has gen_init_cpio; a given image may have none there.
 kout=$kcache/build/patched
+[ -d "$kout" ] || kout=
 
 # --- the payload -----------------------------------------------------------------
 # hijack (libtool's real binary) and util-linux's nsenter (the comparison)

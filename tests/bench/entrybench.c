@@ -34,7 +34,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,37 +44,23 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "hijack-abi.h"
+
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
-/* hijack(2) of kernel-patch/, x86-64 and the asm-generic table. */
-#ifndef __NR_hijack
-#define __NR_hijack 463
-#endif
-#define HIJACK_TAKE_FS 0x01u
-#define HIJACK_TAKE_CGROUP 0x02u
-#define HIJACK_TAKE_CRED 0x04u
-
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
 #define MAX_SAMPLES 1000
 
 enum { EXIT_BAD_USAGE = 2 };
 
-/* struct hijack_args of include/uapi/linux/hijack.h, first version. */
-struct hijack_args {
-	uint64_t flags;
-	uint64_t target;
-	uint64_t ns_mask;
-	uint64_t pidfd;
-	uint64_t exit_signal;
-};
-
 struct entry {
 	const char *mode;
+	void (*one)(const struct entry *e);	/* one entry, waited for */
 	char **argv;		/* what the entered child executes */
 	int pidfd;		/* the target, for syscall and setns */
 	unsigned long ns_mask;	/* the target's namespaces that are not ours */
@@ -138,7 +123,7 @@ static void one_fork(const struct entry *e)
 
 static void one_syscall(const struct entry *e)
 {
-	struct hijack_args args = {
+	struct hj_hijack_args args = {
 		.flags = HIJACK_TAKE_FS | HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED,
 		.target = (uint64_t)e->pidfd,
 		.ns_mask = e->ns_mask,
@@ -182,14 +167,8 @@ static void one_setns(const struct entry *e)
 
 static void run_batch(const struct entry *e, uint64_t iters)
 {
-	for (uint64_t i = 0; i < iters; i++) {
-		if (!strcmp(e->mode, "syscall"))
-			one_syscall(e);
-		else if (!strcmp(e->mode, "setns"))
-			one_setns(e);
-		else
-			one_fork(e);
-	}
+	for (uint64_t i = 0; i < iters; i++)
+		e->one(e);
 }
 
 static uint64_t timed_batch(const struct entry *e, uint64_t iters)
@@ -322,6 +301,7 @@ int main(int argc, char **argv)
 	if (!strcmp(e.mode, "exec") || !strcmp(e.mode, "cmd")) {
 		if (!strcmp(e.mode, "exec") && argc - optind != 2)
 			usage(EXIT_BAD_USAGE);
+		e.one = one_fork;
 		e.argv = &argv[optind + 1];
 	} else if (!strcmp(e.mode, "syscall") || !strcmp(e.mode, "setns")) {
 		pid_t pid;
@@ -334,8 +314,12 @@ int main(int argc, char **argv)
 		if (e.pidfd < 0)
 			die("pidfd_open %d: %m", (int)pid);
 		e.ns_mask = differing_namespaces(pid);
-		if (!strcmp(e.mode, "setns"))
+		if (!strcmp(e.mode, "setns")) {
+			e.one = one_setns;
 			e.cgroup_procs = open_cgroup_procs(pid);
+		} else {
+			e.one = one_syscall;
+		}
 	} else {
 		fprintf(stderr, "entrybench: unknown mode '%s'\n", e.mode);
 		usage(EXIT_BAD_USAGE);
