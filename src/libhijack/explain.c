@@ -8,23 +8,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-/* Strings from /proc (paths) may hold anything: escape them for JSON. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
+#include "jsonw.h"
 
 static const char *dir_mode_name(enum hijack_dir_mode m)
 {
@@ -300,24 +284,24 @@ static void print_confinement_json(const struct hijack_plan *p, FILE *f)
 	fputs(",\"caller\":", f);
 	json_caps(f, &mycaps);
 	fputs(",\"note\":", f);
-	json_string(f, p->caps_note);
+	hj_json_string(f, p->caps_note);
 	fprintf(f, "},\"cgroups\":{\"mode\":\"%s\",\"hierarchies\":[",
 		part_name(p->cgroup_mode));
 	for (i = 0; i < p->ncgroups; i++) {
 		const struct hijack_cgroup *g = &p->cgroups[i];
 
 		fprintf(f, "%s{\"controllers\":", i ? "," : "");
-		json_string(f, g->controllers);
+		hj_json_string(f, g->controllers);
 		fputs(",\"target\":", f);
-		json_string(f, g->path);
+		hj_json_string(f, g->path);
 		fputs(",\"caller\":", f);
 		if (g->self_path)
-			json_string(f, g->self_path);
+			hj_json_string(f, g->self_path);
 		else
 			fputs("null", f);
 		fputs(",\"dir\":", f);
 		if (g->dir)
-			json_string(f, g->dir);
+			hj_json_string(f, g->dir);
 		else
 			fputs("null", f);
 		fprintf(f, ",\"join\":%s}", g->join ? "true" : "false");
@@ -328,11 +312,11 @@ static void print_confinement_json(const struct hijack_plan *p, FILE *f)
 		p->nnp ? "true" : "false");
 	fputs(",\"lsm\":{\"active\":", f);
 	if (p->lsm[0])
-		json_string(f, p->lsm);
+		hj_json_string(f, p->lsm);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"mode\":\"%s\",\"label\":", part_name(p->lsm_mode));
-	json_string(f, p->lsm_label);
+	hj_json_string(f, p->lsm_label);
 	fprintf(f, "},\"env\":{\"mode\":\"%s\",\"count\":%zu},\"preserve_fds\":%u",
 		part_name(p->env_mode), env_count(p->envp), p->preserve_fds);
 	fprintf(f, ",\"pty\":{\"mode\":\"%s\",\"fds\":[%s]}",
@@ -418,10 +402,10 @@ static void print_json(const struct hijack_plan *p, FILE *f)
 	}
 	fprintf(f, "},\"root\":{\"mode\":\"%s\",\"path\":",
 		dir_mode_name(p->root_mode));
-	json_string(f, p->root);
+	hj_json_string(f, p->root);
 	fprintf(f, "},\"cwd\":{\"mode\":\"%s\",\"path\":",
 		dir_mode_name(p->wd_mode));
-	json_string(f, p->wd);
+	hj_json_string(f, p->wd);
 	fputc('}', f);
 	print_confinement_json(p, f);
 	fputs("}\n", f);

@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 
 #include "input.h"
+#include "jsonw.h"
 #include "stats.h"
 #include "svg.h"
 
@@ -341,30 +342,6 @@ static void print_num(FILE *f, double v)
 		fputs("null", f);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_str_or_null(FILE *f, const char *s)
-{
-	if (s)
-		json_str(f, s);
-	else
-		fputs("null", f);
-}
-
 /* The files of a side and the environment each one recorded. */
 static void json_files(FILE *f, const struct side *side)
 {
@@ -373,19 +350,19 @@ static void json_files(FILE *f, const struct side *side)
 		const struct side_file *sf = &side->files[i];
 
 		fputs(i ? ",\n        {\"path\": " : "\n        {\"path\": ", f);
-		json_str_or_null(f, sf->path);
+		hj_json_string_or_null(f, sf->path);
 		fputs(", \"release\": ", f);
-		json_str_or_null(f, sf->release);
+		hj_json_string_or_null(f, sf->release);
 		fputs(", \"version\": ", f);
-		json_str_or_null(f, sf->version);
+		hj_json_string_or_null(f, sf->version);
 		fputs(", \"build_id\": ", f);
-		json_str_or_null(f, sf->build_id);
+		hj_json_string_or_null(f, sf->build_id);
 		fputs(", \"accelerator\": ", f);
-		json_str_or_null(f, sf->accelerator);
+		hj_json_string_or_null(f, sf->accelerator);
 		fputs(", \"clock\": ", f);
-		json_str_or_null(f, sf->clock);
+		hj_json_string_or_null(f, sf->clock);
 		fputs(", \"cmdline\": ", f);
-		json_str_or_null(f, sf->cmdline);
+		hj_json_string_or_null(f, sf->cmdline);
 		fputs("}", f);
 	}
 	fputs("]", f);
@@ -395,7 +372,7 @@ static void json_side(FILE *f, const char *label, const struct stats_summary *s,
 		      const double *v, size_t n)
 {
 	fputs("{\"label\": ", f);
-	json_str(f, label);
+	hj_json_string(f, label);
 	fprintf(f, ", \"n\": %zu, \"median\": ", s->n);
 	print_num(f, s->median);
 	fputs(", \"mean\": ", f);
@@ -433,11 +410,11 @@ static void print_json(const struct opts *o, const struct side *base,
 		"\"min_samples\": %zu, \"bootstrap\": %u, \"seed\": %lu, \"field\": ",
 		o->higher_is_better ? "true" : "false", o->look, o->looks,
 		o->min_samples, o->bootstrap, o->seed);
-	json_str(f, o->field);
+	hj_json_string(f, o->field);
 	fprintf(f, ", \"per_boot\": \"%s\"", o->boot_mean ? "mean" : "median");
 	fputs(", \"clock\": ", f);
 	if (o->clock)
-		json_str(f, o->clock);
+		hj_json_string(f, o->clock);
 	else
 		fputs("null", f);
 	fprintf(f, ", \"baseline_files\": %zu, \"holm_families\": {", base->nr_files);
@@ -445,13 +422,13 @@ static void print_json(const struct opts *o, const struct side *base,
 		fprintf(f, "%s\"%s\": %zu", fam ? ", " : "", family_name[fam],
 			family_size[fam]);
 	fputs("}},\n  \"inputs\": {\n    \"baseline\": {\"label\": ", f);
-	json_str(f, base->label);
+	hj_json_string(f, base->label);
 	fputs(", \"files\": ", f);
 	json_files(f, base);
 	fputs("}", f);
 	for (size_t i = 0; i < nr_cands; i++) {
 		fprintf(f, ",\n    \"candidate%zu\": {\"label\": ", i + 1);
-		json_str(f, cands[i].label);
+		hj_json_string(f, cands[i].label);
 		fputs(", \"files\": ", f);
 		json_files(f, &cands[i]);
 		fputs("}", f);
@@ -461,10 +438,10 @@ static void print_json(const struct opts *o, const struct side *base,
 		struct row *r = &rows[i];
 
 		fprintf(f, "%s\n    {\"workload\": ", i ? "," : "");
-		json_str(f, r->name);
+		hj_json_string(f, r->name);
 		fputs(", \"role\": ", f);
 		if (r->role)
-			json_str(f, r->role);
+			hj_json_string(f, r->role);
 		else
 			fputs("null", f);
 		fputs(", \"margin\": ", f);
@@ -513,15 +490,15 @@ static void print_json(const struct opts *o, const struct side *base,
 			fputs("null", f);
 		}
 		fputs(",\n     \"verdict\": ", f);
-		json_str(f, verdict_label(o, r->verdict));
+		hj_json_string(f, verdict_label(o, r->verdict));
 		fputs(", \"reason\": ", f);
-		json_str(f, r->reason);
+		hj_json_string(f, r->reason);
 		fputs("}", f);
 	}
 	fputs("\n  ],\n  \"verdict\": ", f);
-	json_str(f, overall);
+	hj_json_string(f, overall);
 	fputs(",\n  \"primary\": ", f);
-	json_str(f, primary_verdict(rows, nr));
+	hj_json_string(f, primary_verdict(rows, nr));
 	fprintf(f, ",\n  \"exit\": %d\n}\n", code);
 }
 

@@ -53,6 +53,8 @@
 #include <linux/connector.h>
 #include <linux/netlink.h>
 
+#include "jsonw.h"
+
 #ifndef SYS_clone3
 #define SYS_clone3 435
 #endif
@@ -1583,26 +1585,6 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* First line of a small file, without its newline; "" when unreadable. */
 static char *read_line(const char *path)
 {
@@ -1723,25 +1705,25 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 
 	uname(&u);
 	fprintf(f, "  \"env\": {\n    \"sysname\": ");
-	json_string(f, u.sysname);
+	hj_json_string(f, u.sysname);
 	fprintf(f, ",\n    \"release\": ");
-	json_string(f, u.release);
+	hj_json_string(f, u.release);
 	fprintf(f, ",\n    \"version\": ");
-	json_string(f, u.version);
+	hj_json_string(f, u.version);
 	fprintf(f, ",\n    \"build_id\": ");
-	json_string(f, build_id);
+	hj_json_string(f, build_id);
 	fprintf(f, ",\n    \"machine\": ");
-	json_string(f, u.machine);
+	hj_json_string(f, u.machine);
 	fprintf(f, ",\n    \"proc_version\": ");
-	json_string(f, version);
+	hj_json_string(f, version);
 	fprintf(f, ",\n    \"cmdline\": ");
-	json_string(f, cmdline);
+	hj_json_string(f, cmdline);
 	fprintf(f, ",\n    \"nr_cpus\": %d,\n    \"cpu_model\": ", b->nr_cpus);
-	json_string(f, model);
+	hj_json_string(f, model);
 	fprintf(f, ",\n    \"accelerator\": ");
-	json_string(f, accel ? accel : "unknown");
+	hj_json_string(f, accel ? accel : "unknown");
 	fprintf(f, ",\n    \"randomize_va_space\": ");
-	json_string(f, aslr);
+	hj_json_string(f, aslr);
 	fprintf(f, ",\n    \"addr_no_randomize\": %s",
 		personality(0xffffffff) & ADDR_NO_RANDOMIZE ? "true" : "false");
 	fprintf(f, ",\n    \"tmpdir_in_memory\": %s",
@@ -1763,9 +1745,9 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 				 de->d_name);
 			val = read_line(path);
 			fprintf(f, "%s\n      ", first ? "" : ",");
-			json_string(f, de->d_name);
+			hj_json_string(f, de->d_name);
 			fputs(": ", f);
-			json_string(f, val);
+			hj_json_string(f, val);
 			free(val);
 			first = false;
 		}
@@ -1777,9 +1759,9 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 
 		fprintf(f, "%s\n      ", i ? "," : "");
 		*eq = '\0';
-		json_string(f, b->tags[i]);
+		hj_json_string(f, b->tags[i]);
 		fputs(": ", f);
-		json_string(f, eq + 1);
+		hj_json_string(f, eq + 1);
 		*eq = '=';
 	}
 	fprintf(f, "}\n  },\n  \"options\": {\n");
@@ -1801,7 +1783,7 @@ static void json_env(struct bench *b, FILE *f, const struct workload **order,
 		b->copies, b->pid_base);
 	for (size_t i = 0; i < nr; i++) {
 		fputs(i ? ", " : "", f);
-		json_string(f, order[i]->name);
+		hj_json_string(f, order[i]->name);
 	}
 	fprintf(f, "]\n  },\n");
 	free(cmdline);
@@ -1822,10 +1804,10 @@ static void print_json(struct bench *b, FILE *f, struct result *res,
 		struct result *r = &res[i];
 
 		fprintf(f, "%s\n    {\n      \"name\": ", i ? "," : "");
-		json_string(f, r->w->name);
+		hj_json_string(f, r->w->name);
 		fprintf(f, ",\n      \"role\": \"%s\",\n      \"what\": ",
 			role_name[r->w->role]);
-		json_string(f, r->w->what);
+		hj_json_string(f, r->w->what);
 		fprintf(f, ",\n      \"pinned\": %s,\n      \"iterations\": %" PRIu64,
 			r->pinned ? "true" : "false", r->iters);
 		if (r->state == RESULT_OK) {
@@ -1839,7 +1821,7 @@ static void print_json(struct bench *b, FILE *f, struct result *res,
 		if (r->state != RESULT_OK) {
 			fprintf(f, ",\n      \"%s\": ",
 				r->state == RESULT_SKIPPED ? "skipped" : "error");
-			json_string(f, r->reason);
+			hj_json_string(f, r->reason);
 		}
 		fprintf(f, ",\n      \"samples\": [");
 		for (size_t j = 0; j < r->nr_samples; j++) {
