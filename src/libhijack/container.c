@@ -118,8 +118,8 @@ int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
 		  int (*add)(struct hj_ctlist *l, const char *engine, int cfd,
 			     const char *id))
 {
+	_cleanup_closedir_ DIR *dir = NULL;
 	struct dirent *de;
-	DIR *dir;
 	int r;
 
 	r = hj_opendir(root, &dir);
@@ -135,7 +135,6 @@ int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
 		if (cfd >= 0)
 			(void)add(l, engine, cfd, de->d_name);
 	}
-	closedir(dir);
 	return 1;
 }
 

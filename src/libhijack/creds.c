@@ -194,6 +194,79 @@ static int groups_of(FILE *grp, const char *name, gid_t primary,
 }
 
 /*
+ * An account database of the container (/etc/passwd, /etc/group): its
+ * file, and how an entry of it is read and matched.
+ */
+struct account_db {
+	const char *rel;	/* under the target's root */
+	const char *what;	/* for messages: "user" */
+	void *(*next)(FILE *f);
+	bool (*is)(const void *ent, const char *name, bool numeric,
+		   unsigned long id);
+	struct account_file file;
+};
+
+static void account_db_close(struct account_db *db)
+{
+	account_file_close(&db->file);
+}
+
+static void *next_user(FILE *f)
+{
+	return fgetpwent(f);
+}
+
+static bool user_is(const void *ent, const char *name, bool numeric,
+		    unsigned long id)
+{
+	const struct passwd *pw = ent;
+
+	return numeric ? pw->pw_uid == id : strcmp(pw->pw_name, name) == 0;
+}
+
+static void *next_group(FILE *f)
+{
+	return fgetgrent(f);
+}
+
+static bool group_is(const void *ent, const char *name, bool numeric,
+		     unsigned long id)
+{
+	const struct group *gr = ent;
+
+	return numeric ? gr->gr_gid == id : strcmp(gr->gr_name, name) == 0;
+}
+
+/*
+ * Look @name up in @db: the entry of that name or, for a number, of that
+ * id.  A number needs no entry: *@ret is then NULL and *@ret_id the
+ * number; a name must have one.  The entry lives until the next lookup.
+ */
+static int account_find(const struct hijack_target *t, int rootfd,
+			struct account_db *db, const char *name, void **ret,
+			unsigned long *ret_id, struct hijack_diag *d)
+{
+	unsigned long id = 0;
+	bool numeric = is_number(name, &id);
+	void *ent = NULL;
+	int r;
+
+	r = account_file_open(t, rootfd, db->rel, &db->file, d);
+	if (r < 0)
+		return r;
+	while (db->file.f && (ent = db->next(db->file.f)))
+		if (db->is(ent, name, numeric, id))
+			break;
+	if (!ent && !numeric)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
+				   "%s '%s' in /%s of pid %d", db->what, name,
+				   db->rel, (int)t->pid);
+	*ret = ent;
+	*ret_id = id;
+	return 0;
+}
+
+/*
  * --user and --group: names are looked up in the target's root, because
  * that is where the ids mean something; numbers are taken as they are.
  * The root and each file are opened once, however many lookups use them.
@@ -202,10 +275,16 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		      const char *group, struct hijack_creds *c,
 		      struct hijack_diag *d)
 {
-	_cleanup_(account_file_close) struct account_file pwd = { 0 };
-	_cleanup_(account_file_close) struct account_file grp = { 0 };
+	_cleanup_(account_db_close) struct account_db pwd = {
+		.rel = "etc/passwd", .what = "user", .next = next_user,
+		.is = user_is,
+	};
+	_cleanup_(account_db_close) struct account_db grp = {
+		.rel = "etc/group", .what = "group", .next = next_group,
+		.is = group_is,
+	};
 	_cleanup_close_ int rootfd = -EBADF;
-	struct passwd *pw = NULL;
+	struct passwd *pw;
 	struct group *gr;
 	unsigned long id;
 	int r;
@@ -217,25 +296,16 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "/proc/%d/root",
 				   (int)t->pid);
 	if (user) {
-		bool numeric = is_number(user, &id);
-
-		r = account_file_open(t, rootfd, "etc/passwd", &pwd, d);
+		r = account_find(t, rootfd, &pwd, user, (void **)&pw, &id, d);
 		if (r < 0)
 			return r;
-		while (pwd.f && (pw = fgetpwent(pwd.f)))
-			if (numeric ? pw->pw_uid == id : strcmp(pw->pw_name, user) == 0)
-				break;
-		if (!pw && !numeric)
-			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
-					   "user '%s' in /etc/passwd of pid %d",
-					   user, (int)t->pid);
 		c->uid = c->euid = c->suid = c->fsuid = pw ? pw->pw_uid : id;
 		if (pw) {
 			c->gid = c->egid = c->sgid = c->fsgid = pw->pw_gid;
-			r = account_file_open(t, rootfd, "etc/group", &grp, d);
+			r = account_file_open(t, rootfd, grp.rel, &grp.file, d);
 			if (r < 0)
 				return r;
-			r = groups_of(grp.f, pw->pw_name, pw->pw_gid, c, d);
+			r = groups_of(grp.file.f, pw->pw_name, pw->pw_gid, c, d);
 			if (r < 0)
 				return r;
 		} else {
@@ -244,19 +314,9 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		}
 	}
 	if (group) {
-		bool numeric = is_number(group, &id);
-
-		gr = NULL;
-		r = account_file_open(t, rootfd, "etc/group", &grp, d);
+		r = account_find(t, rootfd, &grp, group, (void **)&gr, &id, d);
 		if (r < 0)
 			return r;
-		while (grp.f && (gr = fgetgrent(grp.f)))
-			if (numeric ? gr->gr_gid == id : strcmp(gr->gr_name, group) == 0)
-				break;
-		if (!gr && !numeric)
-			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOENT,
-					   "group '%s' in /etc/group of pid %d",
-					   group, (int)t->pid);
 		c->gid = c->egid = c->sgid = c->fsgid = gr ? gr->gr_gid : id;
 	}
 	return 0;
@@ -276,15 +336,12 @@ int hj_creds_apply(const struct hijack_creds *c, struct hijack_diag *d)
 		 * the ones entering gave it, which it shows as the overflow
 		 * gid.  Anything else is a real failure.
 		 */
+		int err = errno;
 		char buf[8] = "";
-		FILE *f = fopen("/proc/self/setgroups", "re");
 
-		if (f) {
-			(void)!fgets(buf, sizeof(buf), f);
-			fclose(f);
-		}
-		if (errno != EPERM || strncmp(buf, "deny", 4) != 0)
-			return hj_diag_set(d, HIJACK_STEP_CREDS, errno,
+		(void)hj_read_line("/proc/self/setgroups", buf, sizeof(buf));
+		if (err != EPERM || strncmp(buf, "deny", 4) != 0)
+			return hj_diag_set(d, HIJACK_STEP_CREDS, err,
 					   "setgroups (%zu groups)", c->ngroups);
 	}
 	if (setresgid(c->gid, c->egid, c->sgid) < 0)

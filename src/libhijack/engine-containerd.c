@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,8 +43,8 @@ static void task_root(int taskfd, const char *dflt, char *buf, size_t size)
 static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
 			   const char *runc_root)
 {
+	_cleanup_closedir_ DIR *dir = NULL;
 	struct dirent *de;
-	DIR *dir;
 
 	dir = fdopendir(nsfd);
 	if (!dir) {
@@ -52,7 +53,7 @@ static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
 	}
 	while ((de = readdir(dir))) {
 		_cleanup_close_ int taskfd = -EBADF, cfd = -EBADF;
-		char root[4096], path[4400], name[256];
+		char root[PATH_MAX], path[PATH_MAX], name[256];
 
 		if (de->d_name[0] == '.' ||
 		    snprintf(name, sizeof(name), "%s/%s", ns, de->d_name) >=
@@ -72,14 +73,13 @@ static void list_namespace(struct hj_ctlist *l, int nsfd, const char *ns,
 			(void)hj_runc_add(l, "containerd", cfd, de->d_name,
 					  name);
 	}
-	closedir(dir);
 }
 
 int hj_containerd_list_root(struct hj_ctlist *l, const char *tasks,
 			    const char *runc_root)
 {
+	_cleanup_closedir_ DIR *dir = NULL;
 	struct dirent *de;
-	DIR *dir;
 	int r;
 
 	r = hj_opendir(tasks, &dir);
@@ -95,7 +95,6 @@ int hj_containerd_list_root(struct hj_ctlist *l, const char *tasks,
 		if (nsfd >= 0)
 			list_namespace(l, nsfd, de->d_name, runc_root);
 	}
-	closedir(dir);
 	return 1;
 }
 

@@ -6,6 +6,7 @@
  * in clock ticks (crun compares it with /proc/PID/stat as runc does) and
  * its "cgroup-path".  It is what "crun state" and "crun list" read.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ int hj_crun_list_root(struct hj_ctlist *l, const char *root)
 
 static int crun_list(struct hj_ctlist *l)
 {
-	char root[4096];
+	char root[PATH_MAX];
 
 	if (hj_runtime_path("crun", root, sizeof(root)) < 0)
 		return 0;

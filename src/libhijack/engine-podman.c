@@ -14,6 +14,7 @@
  * same user then enters its own user namespace's containers.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ static int storage_has_containers(const struct hj_ctlist *l)
 {
 	static const char *const drivers[] = { "overlay", "vfs", "btrfs" };
 	const char *home = getenv("HOME"), *data = getenv("XDG_DATA_HOME");
-	char base[4096], path[4200];
+	char base[PATH_MAX], path[PATH_MAX];
 	size_t i, j;
 	int found = -ENOENT;
 
@@ -127,7 +128,7 @@ static void runtime_proof(struct hijack_container *c)
 		const char *rt = runtimes[i / 2];
 		_cleanup_free_ char *text = NULL;
 		struct hijack_container r;
-		char path[4096];
+		char path[PATH_MAX];
 		size_t len;
 		int n;
 
@@ -161,7 +162,7 @@ static int podman_list(struct hj_ctlist *l)
 	static char *const argv[] = { "podman", "ps", "--no-trunc",
 				      "--format", "json", NULL };
 	_cleanup_free_ char *out = NULL;
-	char sock[4096];
+	char sock[PATH_MAX];
 	size_t len, first;
 	int r;
 
@@ -188,7 +189,7 @@ static int podman_list(struct hj_ctlist *l)
 
 static int podman_inspect(struct hijack_container *c)
 {
-	char sock[4096];
+	char sock[PATH_MAX];
 	int r;
 
 	if (podman_socket(sock, sizeof(sock)) < 0)

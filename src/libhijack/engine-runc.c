@@ -9,6 +9,7 @@
  * the same pair to tell a stopped container from a running one.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ int hj_runc_list_root(struct hj_ctlist *l, const char *engine,
 
 static int runc_list(struct hj_ctlist *l)
 {
-	char root[4096];
+	char root[PATH_MAX];
 
 	if (hj_runtime_path("runc", root, sizeof(root)) < 0)
 		return 0;

@@ -51,6 +51,7 @@ int hj_target_check_status(const struct hijack_target *t, const char *status,
 
 /* proc.c */
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);
+int hj_read_line(const char *path, char *buf, size_t size);
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
 int hj_root_open(int rootfd, const char *rel, int flags);
@@ -100,7 +101,8 @@ int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d);
 /* lsm.c */
 int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
 		struct hijack_diag *d);
-int hj_lsm_open(const struct hijack_plan *p, struct hijack_diag *d);
+bool hj_lsm_wanted(const struct hijack_plan *p);
+int hj_lsm_open(struct hijack_diag *d);
 int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d);
 
 /* env.c */
@@ -116,6 +118,7 @@ int hj_oom_swap(int adj, int *ret_old, struct hijack_diag *d);
 int hj_limits_apply(const struct hijack_limits *want, struct hijack_diag *d);
 
 /* pty.c: the command's own terminal, and the relay to the caller's */
+#define HJ_STDIO_FDS (BIT(0) | BIT(1) | BIT(2))	/* a pty_fds mask: all */
 struct hj_pty {
 	unsigned int fds;	/* plan's pty_fds */
 	int sock[2];		/* the master travels from [1] to [0] */

@@ -102,7 +102,7 @@ static int read_target(const struct hijack_target *t, struct hijack_limits *ret,
 		    parse_value(hard, &ret->lim[i].max) < 0)
 			return hj_diag_set(d, HIJACK_STEP_LIMITS, EINVAL,
 					   "/proc/%d/limits: '%s'", (int)t->pid, line);
-		ret->have |= 1u << i;
+		ret->have |= BIT(i);
 	}
 	return 0;
 }
@@ -125,7 +125,7 @@ int hj_limits_read(const struct hijack_target *t, struct hijack_limits *ret,
 		for (i = 0; i < HIJACK_NRLIMITS; i++) {
 			if (getrlimit((__rlimit_resource_t)i, &rl) < 0)
 				continue;	/* a resource this kernel lacks */
-			ret->have |= 1u << i;
+			ret->have |= BIT(i);
 			ret->lim[i].cur = rl.rlim_cur;
 			ret->lim[i].max = rl.rlim_max;
 		}
@@ -180,7 +180,7 @@ int hj_limits_apply(const struct hijack_limits *want, struct hijack_diag *d)
 	int i;
 
 	for (i = 0; i < HIJACK_NRLIMITS; i++) {
-		if (!(want->have & (1u << i)))
+		if (!(want->have & BIT(i)))
 			continue;
 		rl.rlim_cur = want->lim[i].cur;
 		rl.rlim_max = want->lim[i].max;

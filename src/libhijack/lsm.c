@@ -16,27 +16,18 @@
 /* Which LSM labels tasks here: "apparmor", "selinux", or "" for none. */
 static void active_lsm(char *buf, size_t size)
 {
-	char list[256] = "";
-	FILE *f;
+	char list[256] = "", enabled[2] = "";
 
 	buf[0] = '\0';
-	f = fopen("/sys/kernel/security/lsm", "re");
-	if (f) {
-		(void)!fgets(list, sizeof(list), f);
-		fclose(f);
-	}
+	(void)hj_read_line("/sys/kernel/security/lsm", list, sizeof(list));
 	if (strstr(list, "selinux") || access("/sys/fs/selinux/enforce", F_OK) == 0)
 		(void)snprintf(buf, size, "selinux");
 	else if (strstr(list, "apparmor"))
 		(void)snprintf(buf, size, "apparmor");
-	else {
-		f = fopen("/sys/module/apparmor/parameters/enabled", "re");
-		if (f) {
-			if (fgetc(f) == 'Y')
-				(void)snprintf(buf, size, "apparmor");
-			fclose(f);
-		}
-	}
+	else if (hj_read_line("/sys/module/apparmor/parameters/enabled",
+			      enabled, sizeof(enabled)) == 0 &&
+		 enabled[0] == 'Y')
+		(void)snprintf(buf, size, "apparmor");
 }
 
 int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
@@ -68,27 +59,36 @@ int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
 	return 0;
 }
 
-/* Opened in the child before the mount namespace changes what /proc is. */
-int hj_lsm_open(const struct hijack_plan *p, struct hijack_diag *d)
+/*
+ * Whether the command gets a label at its exec: not when labels are kept,
+ * when no LSM labels tasks, or when the target's label is none at all.
+ */
+bool hj_lsm_wanted(const struct hijack_plan *p)
+{
+	return p->lsm_mode == HIJACK_FROM_TARGET && p->lsm[0] &&
+	       p->lsm_label[0] && strcmp(p->lsm_label, "unconfined") != 0;
+}
+
+/*
+ * Opened in the child before the mount namespace changes what /proc is,
+ * when hj_lsm_wanted().
+ */
+int hj_lsm_open(struct hijack_diag *d)
 {
 	int fd;
 
-	if (!p->lsm[0] || !p->lsm_label[0] ||
-	    strcmp(p->lsm_label, "unconfined") == 0)
-		return -EBADF;
 	fd = open("/proc/thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return hj_diag_set(d, HIJACK_STEP_LSM, errno, "/proc/thread-self/attr/exec");
 	return fd;
 }
 
+/* @fd from hj_lsm_open(). */
 int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d)
 {
 	char buf[300];
 	int n;
 
-	if (fd < 0)
-		return 0;
 	if (strcmp(p->lsm, "apparmor") == 0)
 		n = snprintf(buf, sizeof(buf), "exec %s", p->lsm_label);
 	else

@@ -6,13 +6,18 @@
 #ifndef HIJACK_MACRO_H
 #define HIJACK_MACRO_H
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define HIJACK_EXPORT __attribute__((visibility("default")))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Bit @n of a mask: of fds, of namespaces, of resource limits. */
+#define BIT(n) (1u << (n))
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 
@@ -34,6 +39,27 @@ static inline void freep(void *p)
 	free(*(void **)p);
 }
 #define _cleanup_free_ _cleanup_(freep)
+
+/*
+ * funcp(), the cleanup of a pointer freed by func(), keeping errno.  The
+ * streams and directories are only read here: a failing close loses
+ * nothing.
+ */
+#define DEFINE_CLEANUP_FUNC(type, func)         \
+	static inline void func##p(type *p)     \
+	{                                       \
+		if (*p) {                       \
+			int saved_ = errno;     \
+						\
+			(void)func(*p);         \
+			errno = saved_;         \
+		}                               \
+	}
+
+DEFINE_CLEANUP_FUNC(FILE *, fclose)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+DEFINE_CLEANUP_FUNC(DIR *, closedir)
+#define _cleanup_closedir_ _cleanup_(closedirp)
 
 /* Hand an fd or pointer on: the cleanup of the old name then does nothing. */
 #define TAKE_FD(fd)                     \

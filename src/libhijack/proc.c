@@ -58,6 +58,29 @@ int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 }
 
 /*
+ * The first line of a small file of the host's own (/sys, /proc/self),
+ * without its newline, cut to @size - 1 bytes.  For files the kernel
+ * writes, not a container: those go through hj_root_read().
+ */
+int hj_read_line(const char *path, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = -EBADF;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/*
  * Open @rel, a path in the container whose root directory is @rootfd, the
  * way the container itself would see it, and nothing else:
  *  - looked up with @rootfd as "/" (RESOLVE_IN_ROOT): an absolute symlink

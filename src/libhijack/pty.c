@@ -43,12 +43,12 @@ unsigned int hj_pty_fds(enum hijack_pty mode)
 	int fd;
 
 	if (mode == HIJACK_PTY_ALWAYS)
-		return 07;
+		return HJ_STDIO_FDS;
 	if (mode != HIJACK_PTY_AUTO)
 		return 0;
 	for (fd = 0; fd <= 2; fd++)
 		if (isatty(fd))
-			fds |= 1u << fd;
+			fds |= BIT(fd);
 	return fds;
 }
 
@@ -58,7 +58,7 @@ static int host_tty(const struct hj_pty *pty)
 	int fd;
 
 	for (fd = 0; fd <= 2; fd++)
-		if ((pty->fds & (1u << fd)) && isatty(fd))
+		if ((pty->fds & BIT(fd)) && isatty(fd))
 			return fd;
 	return -EBADF;
 }
@@ -179,7 +179,7 @@ int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d)
 	if (ioctl(slave, TIOCSCTTY, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_PTY, errno, "TIOCSCTTY");
 	for (fd = 0; fd <= 2; fd++)
-		if ((pty->fds & (1u << fd)) && dup2(slave, fd) < 0)
+		if ((pty->fds & BIT(fd)) && dup2(slave, fd) < 0)
 			return hj_diag_set(d, HIJACK_STEP_PTY, errno, "dup2 to fd %d", fd);
 	return 0;
 }

@@ -202,6 +202,13 @@ static const struct action_name actions[] = {
 	{ "trace", SCMP_ACT_TRACE(0), true },
 };
 
+/*
+ * The kernel's bounds: an errno action's value is an errno, below
+ * MAX_ERRNO + 1; a trace action passes 16 bits of data to the tracer.
+ */
+#define ERRNO_LIMIT 4096
+#define TRACE_DATA_MAX 0xffff
+
 /* "EPERM", "1": an errno for the errno action, by name or number. */
 static int parse_errno(const char *s)
 {
@@ -211,8 +218,8 @@ static int parse_errno(const char *s)
 
 	v = strtol(s, &end, 10);
 	if (*s && !*end)
-		return v > 0 && v < 4096 ? (int)v : -EINVAL;
-	for (e = 1; e < 4096; e++) {
+		return v > 0 && v < ERRNO_LIMIT ? (int)v : -EINVAL;
+	for (e = 1; e < ERRNO_LIMIT; e++) {
 		const char *n = strerrorname_np(e);
 
 		if (n && strcmp(n, s) == 0)
@@ -229,7 +236,7 @@ static int parse_trace(const char *s)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 0xffff)
+	if (errno || end == s || *end || v < 0 || v > TRACE_DATA_MAX)
 		return -EINVAL;
 	return (int)v;
 }
@@ -396,16 +403,10 @@ int hj_seccomp_plan_stream(FILE *f, const char *name, struct hijack_plan *p,
 	return 0;
 }
 
-static void file_close(FILE **f)
-{
-	if (*f)
-		fclose(*f);
-}
-
 int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
 			 struct hijack_diag *d)
 {
-	_cleanup_(file_close) FILE *f = fopen(path, "re");
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
 
 	if (!f)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno, "policy %s", path);

@@ -22,7 +22,7 @@
 extern char **environ;
 
 _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
-			     int code)
+			     enum child_exit code)
 {
 	struct msg m = { .kind = MSG_DIAG, .diag = *d };
 
@@ -235,10 +235,10 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	if (p->nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
 				   "PR_SET_NO_NEW_PRIVS");
-	if (creds && p->lsm_mode == HIJACK_FROM_TARGET) {
+	if (creds && hj_lsm_wanted(p)) {
 		if (s->lsmfd < 0) {
-			s->lsmfd = hj_lsm_open(p, d);
-			if (s->lsmfd < 0 && s->lsmfd != -EBADF)
+			s->lsmfd = hj_lsm_open(d);
+			if (s->lsmfd < 0)
 				return s->lsmfd;
 		}
 		r = hj_lsm_apply(p, s->lsmfd, d);
@@ -268,9 +268,6 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 		return child_seccomp(s, d);
 	return 0;
 }
-
-/* Exit status of a copy that failed on the file: as cat(1)'s. */
-#define FILE_FAILED 1
 
 /*
  * Close every fd but 0-2, the status pipe and the copy's own: an exec
@@ -314,14 +311,14 @@ static _Noreturn void child_file(struct spawn *s)
 	close_all_but(s->status_w, keep);
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
 		(void)hj_diag_set(&d, HIJACK_STEP_FDS, errno, "PR_SET_DUMPABLE");
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	if (hj_caps_as_after_exec(&d) < 0)
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	hj_send_msg(s->status_w, &m);
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	if (hj_file_child(s->file, &d) < 0)
-		hj_child_fail(s, &d, FILE_FAILED);
+		hj_child_fail(s, &d, CHILD_EXIT_FILE_FAILED);
 	_exit(0);
 }
 
@@ -334,12 +331,13 @@ _Noreturn void hj_child_exec(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
 	struct msg m = { .kind = MSG_EXEC };
-	int code, err;
+	enum child_exit code;
+	int err;
 
 	close_fdp(&s->status_r);
 	if (child_session(&d) < 0 || (!s->tools && child_dirs(s, &d) < 0) ||
 	    child_confine(s, &d) < 0)
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	if (s->file)
 		child_file(s);
 
@@ -356,9 +354,9 @@ _Noreturn void hj_child_exec(struct spawn *s)
 
 	/* As shells do: 127 when there is no such command, 126 otherwise. */
 	err = errno;
-	code = err == ENOENT ? 127 : 126;
+	code = err == ENOENT ? CHILD_EXIT_NOT_FOUND : CHILD_EXIT_CANNOT_EXEC;
 	/* A distroless container: say what can still be done. */
-	if (code == 127 && !s->tools && access("/bin/sh", X_OK) < 0)
+	if (code == CHILD_EXIT_NOT_FOUND && !s->tools && access("/bin/sh", X_OK) < 0)
 		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, ENOENT,
 				  "%s (the container has no /bin/sh; hijack --tools runs the host's programs in it)",
 				  s->argv[0]);
@@ -380,5 +378,5 @@ void hj_child_cgroups(struct spawn *s)
 		if (!*s->p->cgroups[i].controllers)
 			close_fdp(&s->cgfds[i]);
 	if (hj_cgroup_join(s->p, s->cgfds, &d) < 0)
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 }

@@ -12,6 +12,7 @@
 #ifndef HIJACK_SPAWN_INTERNAL_H
 #define HIJACK_SPAWN_INTERNAL_H
 
+#include <limits.h>
 #include <signal.h>
 
 #include "internal.h"
@@ -38,7 +39,7 @@ struct spawn {
 	bool tools;			/* --tools: the host's view (tools.c) */
 	const char *tools_dir;
 	const char *tools_cwd;		/* the target's, under tools_dir */
-	char tools_buf[4096];		/* tools_cwd read here, if not planned */
+	char tools_buf[PATH_MAX];		/* tools_cwd read here, if not planned */
 	int tools_marker;		/* the capability that marks it */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
@@ -58,6 +59,18 @@ struct spawn {
 	sigset_t oldmask;
 };
 
+/*
+ * How a child ends when it cannot go on (hj_child_fail()): a shell's
+ * codes, so that a status which is all a caller sees still tells whose
+ * failure it was.  The diagnostic on the status pipe says the rest.
+ */
+enum child_exit {
+	CHILD_EXIT_FILE_FAILED = 1,	/* the copy failed on the file, as cat(1) */
+	CHILD_EXIT_FAILED = 125,	/* a step of hijack's own */
+	CHILD_EXIT_CANNOT_EXEC = 126,	/* the command is there, exec failed */
+	CHILD_EXIT_NOT_FOUND = 127,	/* no such command */
+};
+
 static inline void hj_send_msg(int fd, const struct msg *m)
 {
 	/* Nobody to tell if this fails: the exit status still says 125. */
@@ -74,7 +87,7 @@ pid_t hj_fork_into_cgroup(struct spawn *s);
 
 /* spawn-child.c: in the command's process (and the relay's intermediate) */
 _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
-			     int code);
+			     enum child_exit code);
 int hj_child_enter_ns(struct spawn *s, struct hijack_diag *d);
 void hj_child_cgroups(struct spawn *s);
 _Noreturn void hj_child_exec(struct spawn *s);

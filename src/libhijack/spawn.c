@@ -144,14 +144,16 @@ static _Noreturn void child_direct(struct spawn *s)
 
 	hj_child_cgroups(s);
 	/* /proc/thread-self is this process's only until the mount ns changes. */
-	s->lsmfd = s->p->lsm_mode == HIJACK_FROM_TARGET ? hj_lsm_open(s->p, &d) : -EBADF;
-	if (s->lsmfd < 0 && s->lsmfd != -EBADF)
-		hj_child_fail(s, &d, 125);
+	if (hj_lsm_wanted(s->p)) {
+		s->lsmfd = hj_lsm_open(&d);
+		if (s->lsmfd < 0)
+			hj_child_fail(s, &d, CHILD_EXIT_FAILED);
+	}
 	/* Host side still: build the view, then enter all but mnt. */
 	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd, &d) < 0)
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	if (hj_child_enter_ns(s, &d) < 0)
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	hj_child_exec(s);
 }
 
@@ -193,19 +195,19 @@ static _Noreturn void child_relay(struct spawn *s)
 	if (s->tools) {
 		(void)hj_diag_set(&d, HIJACK_STEP_PLAN, EOPNOTSUPP,
 				  "--tools needs a caller privileged on the host");
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	if (hj_child_enter_ns(s, &d) < 0)
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	s->relay_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (s->relay_pidfd < 0) {
 		(void)hj_diag_set(&d, HIJACK_STEP_FORK, errno, "pidfd of the relay");
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	pid = fork();
 	if (pid < 0) {
 		(void)fork_failed(s, errno, &d);
-		hj_child_fail(s, &d, 125);
+		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	if (pid == 0)
 		hj_child_exec(s);

@@ -52,6 +52,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <linux/mount.h>
 #include <sched.h>
@@ -123,7 +124,7 @@ void hj_tools_caps(struct hijack_caps *c, int marker, bool root)
 static int bind_back(int from, int to, const char *name)
 {
 	_cleanup_close_ int tree = -EBADF, fd = -EBADF;
-	char target[4096];
+	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
 
