@@ -180,8 +180,9 @@ int hj_file_child(const struct hijack_file *f, struct hijack_diag *d);
 
 /*
  * container.c and engine-*.c: naming containers.  Each engine is one file
- * with one struct hj_engine; container.c does the matching, the
- * de-duplication and the pinning, so an engine only reads its own records.
+ * with one struct hj_engine, on the helpers of engine-common.c;
+ * container.c does the matching and the de-duplication, container-proof.c
+ * the pinning, so an engine only reads its own records.
  */
 struct hj_ctlist {
 	struct hijack_container *v;
@@ -227,6 +228,7 @@ int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
 			     const char *id));
 int hj_runtime_path(const char *rel, char *buf, size_t size);
 int hj_copy(char *dst, size_t size, const char *src);
+bool hj_printable(const char *s);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);
 bool hj_init_alive(const struct hijack_container *c);
 bool hj_cgroup_has_mark(const char *cgroup_file, const char *mark);

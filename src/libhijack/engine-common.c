@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine-common.c - what the engines (engine-*.c) share: the list they
+ * add their containers to, and reading a runtime's state directory, whose
+ * files whoever can write there controls.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+int hj_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* Names from engines end up on terminals: refuse control characters. */
+bool hj_printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
+				       const char *engine, const char *name,
+				       const char *id)
+{
+	struct hijack_container *c, *v;
+
+	if (!*name || !hj_printable(name) || !hj_printable(id))
+		return NULL;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+
+		v = reallocarray(l->v, cap, sizeof(*v));
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->cap = cap;
+	}
+	c = &l->v[l->n];
+	memset(c, 0, sizeof(*c));
+	if (hj_copy(c->engine, sizeof(c->engine), engine) < 0 ||
+	    hj_copy(c->name, sizeof(c->name), name) < 0 ||
+	    hj_copy(c->id, sizeof(c->id), *id ? id : name) < 0)
+		return NULL;
+	(void)hj_copy(c->state, sizeof(c->state), "running");
+	l->n++;
+	return c;
+}
+
+/*
+ * Open an engine's state directory.  Return 1 with @ret set, 0 when it
+ * does not exist (the engine is not installed or never ran), or -errno.
+ */
+int hj_opendir(const char *path, DIR **ret)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	*ret = fdopendir(fd);
+	if (!*ret) {
+		close_fdp(&fd);
+		return -errno;
+	}
+	return 1;
+}
+
+/*
+ * Call @add for each container directory of a runtime's state @root (runc
+ * and crun keep one per container, named after its id): entries a hint
+ * rules out, dot entries and symlinks are not opened.  Return 1 when the
+ * root exists, 0 when it does not, or -errno.
+ */
+int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
+		  int (*add)(struct hj_ctlist *l, const char *engine, int cfd,
+			     const char *id))
+{
+	_cleanup_closedir_ DIR *dir = NULL;
+	struct dirent *de;
+	int r;
+
+	r = hj_opendir(root, &dir);
+	if (r <= 0)
+		return r;
+	while ((de = readdir(dir))) {
+		_cleanup_close_ int cfd = -EBADF;
+
+		if (de->d_name[0] == '.' || !hj_hint_allows(l, de->d_name))
+			continue;
+		cfd = openat(dirfd(dir), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd >= 0)
+			(void)add(l, engine, cfd, de->d_name);
+	}
+	return 1;
+}
+
+/*
+ * Read an engine's record @name under @dirfd.  Whoever can write in a
+ * state directory must not make hijack block (a FIFO), read elsewhere (a
+ * symlink), or allocate without end: a regular file, not followed, of at
+ * most the size an API answer may have (http.c).
+ */
+int hj_state_read(int dirfd, const char *name, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -EBADF;
+	struct stat st;
+	size_t len;
+	int r;
+
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADMSG;
+	r = hj_read_fd_all(fd, HJ_STATE_MAX, HJ_STATE_TIMEOUT_MS, ret, &len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return r;
+}
+
+/*
+ * Where a runtime keeps its state: under /run for root, under
+ * $XDG_RUNTIME_DIR for a user (runc, crun and podman agree on that).
+ */
+int hj_runtime_path(const char *rel, char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (geteuid() == 0 || !xdg || *xdg != '/')
+		n = snprintf(buf, size, "/run/%s", rel);
+	else
+		n = snprintf(buf, size, "%s/%s", xdg, rel);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+bool hj_hint_allows(const struct hj_ctlist *l, const char *s)
+{
+	return !l->hint || strncmp(s, l->hint, strlen(l->hint)) == 0;
+}
+
+void hj_ctlist_free(struct hj_ctlist *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
