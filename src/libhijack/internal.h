@@ -88,8 +88,11 @@ int hj_cgroup_open(const struct hijack_plan *p, int *fds, int *ret_v2dir,
 int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 		   struct hijack_diag *d);
 
-/* seccomp.c */
+/* seccomp.c, seccomp-copy.c, seccomp-policy.c */
+struct sock_filter;
 void hj_filters_free(void *filters, size_t n);
+int hj_filters_add(struct hijack_plan *p, struct sock_filter *insns,
+		   unsigned short len);
 int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 			   struct hijack_plan *p, struct hijack_diag *d);
 int hj_seccomp_plan_file(const char *path, struct hijack_plan *p,
