@@ -17,16 +17,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "stats.h"
+#include "util.h"
 
 /* Above this many pairs the U distribution is approximated, not counted. */
 #define MW_EXACT_MAX_PAIRS 4096
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static double *sorted_copy(const double *v, size_t n)
 {
