@@ -188,8 +188,7 @@ static int make_tmpdir(struct bench *b)
 		return fail("no usable temporary directory (try --tmpdir)");
 	b->tmpdir_is_tmpfs = in_memory(b->tmpdir);
 	if (!b->tmpdir_is_tmpfs)
-		fprintf(stderr, "forkbench: warning: %s is not in memory (tmpfs)\n",
-			b->tmpdir);
+		say("warning: %s is not in memory (tmpfs)", b->tmpdir);
 	return 0;
 }
 

@@ -302,8 +302,7 @@ static int measure_workload(struct bench *b, const struct workload *w,
 	if (w->teardown)
 		w->teardown(b);
 	if (ret == SETUP_SKIP) {
-		fprintf(stderr, "forkbench: skipping %s: no permission for pid namespaces\n",
-			w->name);
+		say("skipping %s: no permission for pid namespaces", w->name);
 		snprintf(why, whylen, "no permission for pid namespaces");
 	} else if (ret) {
 		snprintf(why, whylen, "measurement failed");

@@ -153,7 +153,7 @@ static int shell_setup(struct bench *b)
 {
 	(void)b;
 	if (access("/bin/sh", X_OK)) {
-		fprintf(stderr, "forkbench: skipping: /bin/sh: %m\n");
+		say("skipping: /bin/sh: %m");
 		return SETUP_SKIP;
 	}
 	return 0;
@@ -348,7 +348,7 @@ static int sem_setup(struct bench *b)
 	b->semid = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
 	if (b->semid < 0) {
 		if (errno == ENOSYS) {
-			fprintf(stderr, "forkbench: skipping: no SysV IPC\n");
+			say("skipping: no SysV IPC");
 			return SETUP_SKIP;
 		}
 		return fail("sem: semget: %m");
@@ -549,7 +549,7 @@ static int cn_setup(struct bench *b)
 	(void)b;
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		fprintf(stderr, "forkbench: skipping spawn-cn: proc connector: %m (CONFIG_PROC_EVENTS?)\n");
+		say("skipping spawn-cn: proc connector: %m (CONFIG_PROC_EVENTS?)");
 		if (fd >= 0)
 			close(fd);
 		return SETUP_SKIP;
@@ -558,8 +558,8 @@ static int cn_setup(struct bench *b)
 	if (!r)
 		r = cn_ack(fd);
 	if (r) {
-		fprintf(stderr, "forkbench: skipping spawn-cn: listening to proc events: %s\n",
-			strerror(-r));
+		say("skipping spawn-cn: listening to proc events: %s",
+		    strerror(-r));
 		close(fd);
 		return SETUP_SKIP;
 	}
@@ -690,7 +690,7 @@ static int clone3_setup(struct bench *b)
 	(void)b;
 	/* size 0 is always EINVAL where clone3 exists */
 	if (syscall(SYS_clone3, NULL, 0) < 0 && errno == ENOSYS) {
-		fprintf(stderr, "forkbench: skipping: clone3: %m\n");
+		say("skipping: clone3: %m");
 		return SETUP_SKIP;
 	}
 	return 0;
@@ -722,7 +722,7 @@ static int pidns_setup(struct bench *b)
 {
 	(void)b;
 	if (access("/proc/self/ns/pid", F_OK) && errno == ENOENT) {
-		fprintf(stderr, "forkbench: skipping: no pid namespaces\n");
+		say("skipping: no pid namespaces");
 		return SETUP_SKIP;
 	}
 	return 0;

@@ -19,7 +19,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,11 +378,11 @@ static void no_aslr(char **argv)
 	if (pers < 0 || (pers & ADDR_NO_RANDOMIZE))
 		return;
 	if (personality(pers | ADDR_NO_RANDOMIZE) < 0) {
-		fprintf(stderr, "forkbench: warning: personality: %m: ASLR stays on\n");
+		say("warning: personality: %m: ASLR stays on");
 		return;
 	}
 	execv("/proc/self/exe", argv);
-	fprintf(stderr, "forkbench: warning: re-exec /proc/self/exe: %m: ASLR stays on\n");
+	say("warning: re-exec /proc/self/exe: %m: ASLR stays on");
 }
 
 /* The CPUs: how many, which ones this process may use, --copies' default. */

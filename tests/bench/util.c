@@ -28,6 +28,15 @@ static void vsay(const char *fmt, va_list ap)
 	errno = saved;
 }
 
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
 void die(int status, const char *fmt, ...)
 {
 	va_list ap;

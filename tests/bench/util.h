@@ -32,6 +32,9 @@
  */
 extern const char program_name[];
 
+/* "PROGRAM: message" on stderr: a warning, or why something is skipped. */
+void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...);
+
 /* "PROGRAM: message" on stderr, then exit(@status). */
 void __attribute__((noreturn, format(printf, 2, 3)))
 die(int status, const char *fmt, ...);
