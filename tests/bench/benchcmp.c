@@ -29,7 +29,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +40,7 @@
 #include "jsonw.h"
 #include "stats.h"
 #include "svg.h"
+#include "util.h"
 
 #define BENCHCMP_VERSION "1"
 
@@ -103,17 +103,25 @@ struct row {
 	char reason[160];
 };
 
-static void __attribute__((noreturn, format(printf, 1, 2))) bad_input(const char *fmt, ...)
-{
-	va_list ap;
+enum family { FAMILY_PRIMARY, FAMILY_SECONDARY, FAMILY_CONTROL, NR_FAMILIES };
 
-	fputs("benchcmp: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_BAD_INPUT);
-}
+/* Everything compared and concluded, from the sides to the exit code. */
+struct comparison {
+	struct side base;
+	struct side *cands;
+	size_t nr_cands;
+	struct row *rows;	/* a row per workload and candidate */
+	size_t nr;
+	double alpha;		/* per side, per look */
+	size_t family_size[NR_FAMILIES];	/* rows tested, per Holm family */
+	char *overall;
+	int code;
+};
+
+const char program_name[] = "benchcmp";
+
+/* Input that cannot be judged, including no memory to judge it: exit 2. */
+#define bad_input(...) die(EXIT_BAD_INPUT, __VA_ARGS__)
 
 static double *log_costs(const double *v, size_t n, bool higher_is_better)
 {
@@ -225,8 +233,6 @@ static void decide(const struct opts *o, struct row *r, double alpha)
 			 "emulator wall clock: may not PASS");
 	}
 }
-
-enum family { FAMILY_PRIMARY, FAMILY_SECONDARY, FAMILY_CONTROL, NR_FAMILIES };
 
 static const char *const family_name[] = {
 	[FAMILY_PRIMARY] = "primary",
@@ -391,17 +397,31 @@ static void json_side(FILE *f, const char *label, const struct stats_summary *s,
 	fputs("]}", f);
 }
 
-static void print_json(const struct opts *o, const struct side *base,
-		       const struct side *cands, size_t nr_cands,
-		       struct row *rows, size_t nr, double alpha,
-		       const size_t *family_size, const char *overall, int code)
+static void json_string_or_null(FILE *f, const char *s)
 {
-	FILE *f = stdout;
+	if (s)
+		hj_json_string(f, s);
+	else
+		fputs("null", f);
+}
 
-	fprintf(f, "{\n  \"benchcmp\": " BENCHCMP_VERSION ",\n  \"settings\": {\"confidence\": ");
+/* "[lo, hi]" */
+static void json_interval(FILE *f, double lo, double hi)
+{
+	fputc('[', f);
+	print_num(f, lo);
+	fputs(", ", f);
+	print_num(f, hi);
+	fputc(']', f);
+}
+
+static void json_settings(const struct opts *o, const struct comparison *c,
+			  FILE *f)
+{
+	fprintf(f, "  \"settings\": {\"confidence\": ");
 	print_num(f, o->confidence);
 	fputs(", \"alpha_per_side_per_look\": ", f);
-	print_num(f, alpha);
+	print_num(f, c->alpha);
 	fputs(", \"margin\": ", f);
 	print_num(f, o->margin);
 	fputs(", \"margin_secondary\": ", f);
@@ -413,93 +433,108 @@ static void print_json(const struct opts *o, const struct side *base,
 	hj_json_string(f, o->field);
 	fprintf(f, ", \"per_boot\": \"%s\"", o->boot_mean ? "mean" : "median");
 	fputs(", \"clock\": ", f);
-	if (o->clock)
-		hj_json_string(f, o->clock);
-	else
-		fputs("null", f);
-	fprintf(f, ", \"baseline_files\": %zu, \"holm_families\": {", base->nr_files);
+	json_string_or_null(f, o->clock);
+	fprintf(f, ", \"baseline_files\": %zu, \"holm_families\": {",
+		c->base.nr_files);
 	for (int fam = 0; fam < NR_FAMILIES; fam++)
 		fprintf(f, "%s\"%s\": %zu", fam ? ", " : "", family_name[fam],
-			family_size[fam]);
-	fputs("}},\n  \"inputs\": {\n    \"baseline\": {\"label\": ", f);
-	hj_json_string(f, base->label);
+			c->family_size[fam]);
+	fputs("}},\n", f);
+}
+
+static void json_inputs(const struct comparison *c, FILE *f)
+{
+	fputs("  \"inputs\": {\n    \"baseline\": {\"label\": ", f);
+	hj_json_string(f, c->base.label);
 	fputs(", \"files\": ", f);
-	json_files(f, base);
+	json_files(f, &c->base);
 	fputs("}", f);
-	for (size_t i = 0; i < nr_cands; i++) {
+	for (size_t i = 0; i < c->nr_cands; i++) {
 		fprintf(f, ",\n    \"candidate%zu\": {\"label\": ", i + 1);
-		hj_json_string(f, cands[i].label);
+		hj_json_string(f, c->cands[i].label);
 		fputs(", \"files\": ", f);
-		json_files(f, &cands[i]);
+		json_files(f, &c->cands[i]);
 		fputs("}", f);
 	}
-	fputs("\n  },\n  \"rows\": [", f);
-	for (size_t i = 0; i < nr; i++) {
-		struct row *r = &rows[i];
+	fputs("\n  },\n", f);
+}
 
-		fprintf(f, "%s\n    {\"workload\": ", i ? "," : "");
-		hj_json_string(f, r->name);
-		fputs(", \"role\": ", f);
-		if (r->role)
-			hj_json_string(f, r->role);
-		else
-			fputs("null", f);
-		fputs(", \"margin\": ", f);
-		print_num(f, r->margin);
-		fputs(",\n     \"baseline\": ", f);
-		json_side(f, base->label, &r->sx, r->x, r->n);
-		fputs(",\n     \"candidate\": ", f);
-		json_side(f, r->cand_side->label, &r->sy, r->y, r->m);
-		fputs(",\n     \"ratio\": ", f);
-		print_num(f, r->ratio);
-		fputs(", \"ci\": [", f);
-		print_num(f, r->lo);
-		fputs(", ", f);
-		print_num(f, r->hi);
-		fputs("], \"ci_halfwidth\": ", f);
-		print_num(f, isfinite(r->lo) && isfinite(r->hi) ? halfwidth(r) : NAN);
-		fputs(", \"ci_coverage\": ", f);
-		print_num(f, r->shift.coverage);
-		fputs(", \"bootstrap_ci\": [", f);
-		print_num(f, r->boot_lo);
-		fputs(", ", f);
-		print_num(f, r->boot_hi);
-		fputs("], \"mann_whitney_u\": ", f);
-		print_num(f, r->mw_u);
-		fputs(", \"mann_whitney_p\": ", f);
-		print_num(f, r->mw_p);
-		fputs(", \"p_fail\": ", f);
-		print_num(f, r->p_fail >= 0 ? r->p_fail : NAN);
-		fputs(", \"p_pass\": ", f);
-		print_num(f, r->p_pass >= 0 ? r->p_pass : NAN);
-		fputs(",\n     \"student_t\": ", f);
-		if (r->t.valid) {
-			fputs("{\"diff\": ", f);
-			print_num(f, r->t.diff);
-			fputs(", \"err\": ", f);
-			print_num(f, r->t.err);
-			fputs(", \"pct\": ", f);
-			print_num(f, r->t.pct);
-			fputs(", \"pct_err\": ", f);
-			print_num(f, r->t.pct_err);
-			fputs(", \"pooled_sd\": ", f);
-			print_num(f, r->t.pooled_sd);
-			fprintf(f, ", \"significant\": %s}",
-				r->t.significant ? "true" : "false");
-		} else {
-			fputs("null", f);
-		}
-		fputs(",\n     \"verdict\": ", f);
-		hj_json_string(f, verdict_label(o, r->verdict));
-		fputs(", \"reason\": ", f);
-		hj_json_string(f, r->reason);
-		fputs("}", f);
+static void json_student(FILE *f, const struct stats_tline *t)
+{
+	if (!t->valid) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"diff\": ", f);
+	print_num(f, t->diff);
+	fputs(", \"err\": ", f);
+	print_num(f, t->err);
+	fputs(", \"pct\": ", f);
+	print_num(f, t->pct);
+	fputs(", \"pct_err\": ", f);
+	print_num(f, t->pct_err);
+	fputs(", \"pooled_sd\": ", f);
+	print_num(f, t->pooled_sd);
+	fprintf(f, ", \"significant\": %s}", t->significant ? "true" : "false");
+}
+
+static void json_row(const struct opts *o, const struct side *base,
+		     const struct row *r, FILE *f)
+{
+	fputs("{\"workload\": ", f);
+	hj_json_string(f, r->name);
+	fputs(", \"role\": ", f);
+	json_string_or_null(f, r->role);
+	fputs(", \"margin\": ", f);
+	print_num(f, r->margin);
+	fputs(",\n     \"baseline\": ", f);
+	json_side(f, base->label, &r->sx, r->x, r->n);
+	fputs(",\n     \"candidate\": ", f);
+	json_side(f, r->cand_side->label, &r->sy, r->y, r->m);
+	fputs(",\n     \"ratio\": ", f);
+	print_num(f, r->ratio);
+	fputs(", \"ci\": ", f);
+	json_interval(f, r->lo, r->hi);
+	fputs(", \"ci_halfwidth\": ", f);
+	print_num(f, isfinite(r->lo) && isfinite(r->hi) ? halfwidth(r) : NAN);
+	fputs(", \"ci_coverage\": ", f);
+	print_num(f, r->shift.coverage);
+	fputs(", \"bootstrap_ci\": ", f);
+	json_interval(f, r->boot_lo, r->boot_hi);
+	fputs(", \"mann_whitney_u\": ", f);
+	print_num(f, r->mw_u);
+	fputs(", \"mann_whitney_p\": ", f);
+	print_num(f, r->mw_p);
+	fputs(", \"p_fail\": ", f);
+	print_num(f, r->p_fail >= 0 ? r->p_fail : NAN);
+	fputs(", \"p_pass\": ", f);
+	print_num(f, r->p_pass >= 0 ? r->p_pass : NAN);
+	fputs(",\n     \"student_t\": ", f);
+	json_student(f, &r->t);
+	fputs(",\n     \"verdict\": ", f);
+	hj_json_string(f, verdict_label(o, r->verdict));
+	fputs(", \"reason\": ", f);
+	hj_json_string(f, r->reason);
+	fputs("}", f);
+}
+
+static void print_json(const struct opts *o, const struct comparison *c)
+{
+	FILE *f = stdout;
+
+	fprintf(f, "{\n  \"benchcmp\": " BENCHCMP_VERSION ",\n");
+	json_settings(o, c, f);
+	json_inputs(c, f);
+	fputs("  \"rows\": [", f);
+	for (size_t i = 0; i < c->nr; i++) {
+		fputs(i ? ",\n    " : "\n    ", f);
+		json_row(o, &c->base, &c->rows[i], f);
 	}
 	fputs("\n  ],\n  \"verdict\": ", f);
-	hj_json_string(f, overall);
+	hj_json_string(f, c->overall);
 	fputs(",\n  \"primary\": ", f);
-	hj_json_string(f, primary_verdict(rows, nr));
-	fprintf(f, ",\n  \"exit\": %d\n}\n", code);
+	hj_json_string(f, primary_verdict(c->rows, c->nr));
+	fprintf(f, ",\n  \"exit\": %d\n}\n", c->code);
 }
 
 static void print_bound(FILE *f, double v)
@@ -545,11 +580,13 @@ static void print_row_text(const struct opts *o, FILE *f, const struct row *r,
 	fprintf(f, "  verdict: %s: %s\n\n", verdict_label(o, r->verdict), r->reason);
 }
 
-static void print_table(const struct opts *o, const struct side *base,
-			struct row *rows, size_t nr, double alpha,
-			const size_t *family_size, const char *overall)
+static void print_table(const struct opts *o, const struct comparison *c)
 {
 	FILE *f = stdout;
+	const struct side *base = &c->base;
+	const struct row *rows = c->rows;
+	size_t nr = c->nr;
+	double alpha = c->alpha;
 	double conf_look = 1 - 2 * alpha;
 	double worst = 0;
 	size_t w = 8;
@@ -563,7 +600,7 @@ static void print_table(const struct opts *o, const struct side *base,
 	fprintf(f, "), Holm within each family (");
 	for (int fam = 0; fam < NR_FAMILIES; fam++)
 		fprintf(f, "%s%s %zu", fam ? ", " : "", family_name[fam],
-			family_size[fam]);
+			c->family_size[fam]);
 	fprintf(f, ")%s%s\n\n", o->clock ? ", clock: " : "",
 		o->clock ? o->clock : "");
 	for (size_t i = 0; i < nr; i++)
@@ -593,7 +630,7 @@ static void print_table(const struct opts *o, const struct side *base,
 		    (!finite || r->margin + halfwidth(r) > worst))
 			worst = finite ? r->margin + halfwidth(r) : INFINITY;
 	}
-	fprintf(f, "overall: %s\n", overall);
+	fprintf(f, "overall: %s\n", c->overall);
 	fprintf(f, "primary: %s\n", primary_verdict(rows, nr));
 	if (worst > 0 && isfinite(worst))
 		fprintf(f, "smallest slowdown detectable in every primary workload: %.3f%%\n",
@@ -603,14 +640,15 @@ static void print_table(const struct opts *o, const struct side *base,
 		      f);
 }
 
-static void print_ktap(const struct opts *o, struct row *rows, size_t nr,
-		       const char *overall)
+static void print_ktap(const struct opts *o, const struct comparison *c)
 {
 	FILE *f = stdout;
+	const struct row *rows = c->rows;
+	size_t nr = c->nr;
 
 	fprintf(f, "KTAP version 1\n1..%zu\n", nr);
 	for (size_t i = 0; i < nr; i++) {
-		struct row *r = &rows[i];
+		const struct row *r = &rows[i];
 		bool bad = r->verdict == V_FAIL || r->verdict == V_MOVED;
 
 		fprintf(f, "# %s: ratio %.5f [", r->name, r->ratio);
@@ -639,7 +677,7 @@ static void print_ktap(const struct opts *o, struct row *rows, size_t nr,
 		fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n",
 			pass, fail, skip);
 	}
-	fprintf(f, "# overall: %s\n", overall);
+	fprintf(f, "# overall: %s\n", c->overall);
 }
 
 /* ---- files for other tools ---------------------------------------------- */
@@ -762,25 +800,29 @@ static void usage(void)
 
 static double parse_pct(const char *arg, const char *opt, double lo, double hi)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !(v > lo && v < hi))
+	if (!parse_double(arg, &v) || !(v > lo && v < hi))
 		bad_input("--%s: '%s' is not a number in (%g, %g)", opt, arg, lo, hi);
+	return v;
+}
+
+/* A margin in percent, as a fraction: not negative, not absurd. */
+static double parse_margin(const char *arg, const char *opt)
+{
+	double v = parse_pct(arg, opt, -100, 1e6) / 100;
+
+	if (v < 0)
+		bad_input("--%s: must not be negative", opt);
 	return v;
 }
 
 static unsigned long parse_uint(const char *arg, const char *opt,
 				unsigned long lo, unsigned long hi)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
+	if (!parse_ull(arg, &v) || v < lo || v > hi)
 		bad_input("--%s: '%s' is not an integer in [%lu, %lu]", opt, arg,
 			  lo, hi);
 	return v;
@@ -800,7 +842,73 @@ enum {
 	OPT_MINISTAT_DIR,
 };
 
-int main(int argc, char **argv)
+/*
+ * One option.  A long switch, one case an option: most are one call
+ * that checks the value and says what is wrong with it.
+ */
+static void parse_option(struct opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'm':
+		o->margin = parse_margin(arg, "margin");
+		break;
+	case OPT_MARGIN_SECONDARY:
+		o->margin_secondary = parse_margin(arg, "margin-secondary");
+		break;
+	case 'c':
+		o->confidence = parse_pct(arg, "confidence", 0, 100) / 100;
+		break;
+	case 'H':
+		o->higher_is_better = true;
+		break;
+	case 'j':
+		o->output = OUT_JSON;
+		break;
+	case 'k':
+		o->output = OUT_KTAP;
+		break;
+	case OPT_LOOK:
+		o->look = parse_uint(arg, "look", 1, 1000);
+		break;
+	case OPT_LOOKS:
+		o->looks = parse_uint(arg, "looks", 1, 1000);
+		break;
+	case OPT_MIN_SAMPLES:
+		o->min_samples = parse_uint(arg, "min-samples", 1, 1000000);
+		break;
+	case OPT_BOOTSTRAP:
+		o->bootstrap = parse_uint(arg, "bootstrap", 100, 10000000);
+		break;
+	case OPT_SEED:
+		o->seed = parse_uint(arg, "seed", 0, ULONG_MAX);
+		break;
+	case OPT_FIELD:
+		o->field = arg;
+		break;
+	case OPT_PER_BOOT:
+		if (!strcmp(arg, "mean"))
+			o->boot_mean = true;
+		else if (strcmp(arg, "median"))
+			bad_input("--per-boot: expected median or mean, got '%s'", arg);
+		break;
+	case OPT_CLOCK:
+		if (strcmp(arg, "real") && strcmp(arg, "instruction") &&
+		    strcmp(arg, "emulator"))
+			bad_input("--clock: expected real, instruction or emulator, got '%s'",
+				  arg);
+		o->clock = arg;
+		break;
+	case OPT_SVG:
+		o->svg = arg;
+		break;
+	case OPT_MINISTAT_DIR:
+		o->ministat_dir = arg;
+		break;
+	}
+}
+
+/* The options into @o; returns the index in @argv of the BASELINE. */
+static int parse_command_line(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "margin", required_argument, NULL, 'm' },
@@ -823,6 +931,173 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "m:c:HjkhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage();
+			exit(EXIT_PASS);
+		case 'V':
+			printf("benchcmp %s\n", BENCHCMP_VERSION);
+			exit(EXIT_PASS);
+		case '?':
+			fprintf(stderr, "Try 'benchcmp --help' for more information.\n");
+			exit(EXIT_BAD_INPUT);
+		default:
+			parse_option(o, c, optarg);
+		}
+	}
+	if (argc - optind < 2) {
+		fprintf(stderr, "benchcmp: need a BASELINE and at least one CANDIDATE\n"
+			"Try 'benchcmp --help' for more information.\n");
+		exit(EXIT_BAD_INPUT);
+	}
+	if (o->look > o->looks)
+		bad_input("--look %u is beyond --looks %u", o->look, o->looks);
+	if (o->margin_secondary < 0)
+		o->margin_secondary = 2 * o->margin;
+	return optind;
+}
+
+/* The baseline, argv[0], and the candidates after it, all of one format. */
+static void load_sides(const struct opts *o, int argc, char **argv,
+		       struct comparison *c)
+{
+	char err[512];
+
+	if (side_load(argv[0], o->field, o->boot_mean, &c->base, err, sizeof(err)))
+		bad_input("%s", err);
+	/*
+	 * Batches of one boot share its layout and timer phase: they are not
+	 * independent samples, and an interval from them is too narrow.
+	 */
+	if (c->base.json && c->base.nr_files == 1)
+		fprintf(stderr, "benchcmp: warning: %s is one forkbench run: its batches are not independent samples; give one file per boot\n",
+			c->base.label);
+	c->nr_cands = argc - 1;
+	c->cands = calloc(c->nr_cands, sizeof(*c->cands));
+	if (!c->cands)
+		bad_input("out of memory");
+	for (size_t i = 0; i < c->nr_cands; i++) {
+		struct side *cand = &c->cands[i];
+
+		if (side_load(argv[1 + i], o->field, o->boot_mean, cand, err,
+			      sizeof(err)))
+			bad_input("%s", err);
+		if (cand->json != c->base.json)
+			bad_input("%s: is %s but the baseline %s is %s",
+				  cand->label, cand->json ? "JSON" : "ministat",
+				  c->base.label, c->base.json ? "JSON" : "ministat");
+	}
+}
+
+/* A row for each workload of the baseline that a candidate has too. */
+static void pair_rows(const struct opts *o, struct comparison *c)
+{
+	const struct side *base = &c->base;
+
+	for (size_t i = 0; i < c->nr_cands; i++) {
+		for (size_t k = 0; k < base->nr_series; k++) {
+			const struct series *bs = &base->series[k];
+			const struct series *cs = side_find(&c->cands[i], bs->name);
+			struct row *r;
+
+			if (!cs) {
+				fprintf(stderr, "benchcmp: warning: workload '%s' is not in %s\n",
+					bs->name, c->cands[i].label);
+				continue;
+			}
+			c->rows = realloc(c->rows, (c->nr + 1) * sizeof(*c->rows));
+			if (!c->rows)
+				bad_input("out of memory");
+			r = &c->rows[c->nr++];
+			*r = (struct row){
+				.name = base->json ? bs->name : c->cands[i].label,
+				.role = bs->role,
+				.cand_side = &c->cands[i],
+				.x = bs->v, .n = bs->n,
+				.y = cs->v, .m = cs->n,
+				.control = bs->role && !strcmp(bs->role, "control"),
+				.margin = bs->role && !strcmp(bs->role, "secondary") ?
+					  o->margin_secondary : o->margin,
+			};
+		}
+	}
+	if (!c->nr)
+		bad_input("no workload appears on both sides");
+}
+
+/* Every row's verdict, then the overall one and the exit code. */
+static void judge(const struct opts *o, struct comparison *c)
+{
+	bool any_fail = false, any_inconc = false, any_moved = false;
+	const char *overall;
+
+	c->alpha = (1 - o->confidence) / 2 / o->looks;
+	for (size_t i = 0; i < c->nr; i++)
+		analyse(o, &c->rows[i], c->alpha);
+	for (int fam = 0; fam < NR_FAMILIES; fam++)
+		holm_family(c->rows, c->nr, fam, c->alpha, &c->family_size[fam]);
+	for (size_t i = 0; i < c->nr; i++) {
+		decide(o, &c->rows[i], c->alpha);
+		any_fail |= c->rows[i].verdict == V_FAIL;
+		any_inconc |= c->rows[i].verdict == V_INCONCLUSIVE;
+		any_moved |= c->rows[i].verdict == V_MOVED;
+	}
+	if (any_moved) {
+		overall = "INVALID";
+		c->code = EXIT_INVALID;
+	} else if (any_fail) {
+		overall = "FAIL";
+		c->code = EXIT_FAILED;
+	} else if (any_inconc) {
+		overall = "INCONCLUSIVE";
+		c->code = EXIT_INCONCLUSIVE;
+	} else {
+		overall = verdict_label(o, V_PASS);
+		c->code = EXIT_PASS;
+	}
+	/* verdict_label() reuses one buffer: keep the overall string apart */
+	c->overall = strdup(overall);
+	if (!c->overall)
+		bad_input("out of memory");
+}
+
+static void report(const struct opts *o, const struct comparison *c)
+{
+	if (o->svg)
+		write_svg(o, &c->base, c->rows, c->nr);
+	if (o->ministat_dir)
+		write_ministat(o, &c->base, c->rows, c->nr, c->nr_cands, c->cands);
+
+	switch (o->output) {
+	case OUT_JSON:
+		print_json(o, c);
+		break;
+	case OUT_KTAP:
+		print_ktap(o, c);
+		break;
+	default:
+		print_table(o, c);
+		break;
+	}
+	if (fflush(stdout) || ferror(stdout))
+		bad_input("write error on stdout");
+}
+
+static void free_comparison(struct comparison *c)
+{
+	free(c->overall);
+	free(c->rows);
+	for (size_t i = 0; i < c->nr_cands; i++)
+		side_free(&c->cands[i]);
+	free(c->cands);
+	side_free(&c->base);
+}
+
+int main(int argc, char **argv)
+{
 	struct opts o = {
 		.margin = 0.01,
 		.margin_secondary = -1,
@@ -834,209 +1109,15 @@ int main(int argc, char **argv)
 		.seed = 1,
 		.field = "ns_per_op",
 	};
-	struct side base, *cands;
-	struct row *rows = NULL;
-	size_t nr_cands, nr = 0;
-	double alpha;
-	bool any_fail = false, any_inconc = false, any_moved = false;
-	const char *overall;
-	size_t family_size[NR_FAMILIES];
-	char err[512];
-	int c, code;
+	struct comparison c = { 0 };
+	int first = parse_command_line(argc, argv, &o);
+	int code;
 
-	while ((c = getopt_long(argc, argv, "m:c:HjkhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o.margin = parse_pct(optarg, "margin", -100, 1e6) / 100;
-			if (o.margin < 0)
-				bad_input("--margin: must not be negative");
-			break;
-		case OPT_MARGIN_SECONDARY:
-			o.margin_secondary = parse_pct(optarg, "margin-secondary",
-						       -100, 1e6) / 100;
-			if (o.margin_secondary < 0)
-				bad_input("--margin-secondary: must not be negative");
-			break;
-		case 'c':
-			o.confidence = parse_pct(optarg, "confidence", 0, 100) / 100;
-			break;
-		case 'H':
-			o.higher_is_better = true;
-			break;
-		case 'j':
-			o.output = OUT_JSON;
-			break;
-		case 'k':
-			o.output = OUT_KTAP;
-			break;
-		case OPT_LOOK:
-			o.look = parse_uint(optarg, "look", 1, 1000);
-			break;
-		case OPT_LOOKS:
-			o.looks = parse_uint(optarg, "looks", 1, 1000);
-			break;
-		case OPT_MIN_SAMPLES:
-			o.min_samples = parse_uint(optarg, "min-samples", 1, 1000000);
-			break;
-		case OPT_BOOTSTRAP:
-			o.bootstrap = parse_uint(optarg, "bootstrap", 100, 10000000);
-			break;
-		case OPT_SEED:
-			o.seed = parse_uint(optarg, "seed", 0, ULONG_MAX);
-			break;
-		case OPT_FIELD:
-			o.field = optarg;
-			break;
-		case OPT_PER_BOOT:
-			if (!strcmp(optarg, "mean"))
-				o.boot_mean = true;
-			else if (strcmp(optarg, "median"))
-				bad_input("--per-boot: expected median or mean, got '%s'",
-					  optarg);
-			break;
-		case OPT_CLOCK:
-			if (strcmp(optarg, "real") && strcmp(optarg, "instruction") &&
-			    strcmp(optarg, "emulator"))
-				bad_input("--clock: expected real, instruction or emulator, got '%s'",
-					  optarg);
-			o.clock = optarg;
-			break;
-		case OPT_SVG:
-			o.svg = optarg;
-			break;
-		case OPT_MINISTAT_DIR:
-			o.ministat_dir = optarg;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		case 'V':
-			printf("benchcmp %s\n", BENCHCMP_VERSION);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'benchcmp --help' for more information.\n");
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (argc - optind < 2) {
-		fprintf(stderr, "benchcmp: need a BASELINE and at least one CANDIDATE\n"
-			"Try 'benchcmp --help' for more information.\n");
-		return EXIT_BAD_INPUT;
-	}
-	if (o.look > o.looks)
-		bad_input("--look %u is beyond --looks %u", o.look, o.looks);
-	if (o.margin_secondary < 0)
-		o.margin_secondary = 2 * o.margin;
-	alpha = (1 - o.confidence) / 2 / o.looks;
-
-	if (side_load(argv[optind], o.field, o.boot_mean, &base, err, sizeof(err)))
-		bad_input("%s", err);
-	/*
-	 * Batches of one boot share its layout and timer phase: they are not
-	 * independent samples, and an interval from them is too narrow.
-	 */
-	if (base.json && base.nr_files == 1)
-		fprintf(stderr, "benchcmp: warning: %s is one forkbench run: its batches are not independent samples; give one file per boot\n",
-			base.label);
-	nr_cands = argc - optind - 1;
-	cands = calloc(nr_cands, sizeof(*cands));
-	if (!cands)
-		bad_input("out of memory");
-	for (size_t i = 0; i < nr_cands; i++) {
-		if (side_load(argv[optind + 1 + i], o.field, o.boot_mean,
-			      &cands[i], err, sizeof(err)))
-			bad_input("%s", err);
-		if (cands[i].json != base.json)
-			bad_input("%s: is %s but the baseline %s is %s",
-				  cands[i].label, cands[i].json ? "JSON" : "ministat",
-				  base.label, base.json ? "JSON" : "ministat");
-	}
-
-	for (size_t i = 0; i < nr_cands; i++) {
-		for (size_t k = 0; k < base.nr_series; k++) {
-			const struct series *bs = &base.series[k];
-			const struct series *cs = side_find(&cands[i], bs->name);
-			struct row *r;
-
-			if (!cs) {
-				fprintf(stderr, "benchcmp: warning: workload '%s' is not in %s\n",
-					bs->name, cands[i].label);
-				continue;
-			}
-			rows = realloc(rows, (nr + 1) * sizeof(*rows));
-			if (!rows)
-				bad_input("out of memory");
-			r = &rows[nr++];
-			memset(r, 0, sizeof(*r));
-			r->name = base.json ? bs->name : cands[i].label;
-			r->role = bs->role;
-			r->cand_side = &cands[i];
-			r->x = bs->v;
-			r->n = bs->n;
-			r->y = cs->v;
-			r->m = cs->n;
-			r->control = r->role && !strcmp(r->role, "control");
-			r->margin = r->role && !strcmp(r->role, "secondary") ?
-				    o.margin_secondary : o.margin;
-		}
-	}
-	if (!nr)
-		bad_input("no workload appears on both sides");
-
-	for (size_t i = 0; i < nr; i++)
-		analyse(&o, &rows[i], alpha);
-	for (int fam = 0; fam < NR_FAMILIES; fam++)
-		holm_family(rows, nr, fam, alpha, &family_size[fam]);
-	for (size_t i = 0; i < nr; i++) {
-		decide(&o, &rows[i], alpha);
-		any_fail |= rows[i].verdict == V_FAIL;
-		any_inconc |= rows[i].verdict == V_INCONCLUSIVE;
-		any_moved |= rows[i].verdict == V_MOVED;
-	}
-	if (any_moved) {
-		overall = "INVALID";
-		code = EXIT_INVALID;
-	} else if (any_fail) {
-		overall = "FAIL";
-		code = EXIT_FAILED;
-	} else if (any_inconc) {
-		overall = "INCONCLUSIVE";
-		code = EXIT_INCONCLUSIVE;
-	} else {
-		overall = verdict_label(&o, V_PASS);
-		code = EXIT_PASS;
-	}
-	/* verdict_label() reuses one buffer: keep the overall string apart */
-	overall = strdup(overall);
-	if (!overall)
-		bad_input("out of memory");
-
-	if (o.svg)
-		write_svg(&o, &base, rows, nr);
-	if (o.ministat_dir)
-		write_ministat(&o, &base, rows, nr, nr_cands, cands);
-
-	switch (o.output) {
-	case OUT_JSON:
-		print_json(&o, &base, cands, nr_cands, rows, nr, alpha,
-			   family_size, overall, code);
-		break;
-	case OUT_KTAP:
-		print_ktap(&o, rows, nr, overall);
-		break;
-	default:
-		print_table(&o, &base, rows, nr, alpha, family_size, overall);
-		break;
-	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "benchcmp: write error on stdout\n");
-		return EXIT_BAD_INPUT;
-	}
-	free((char *)overall);
-	free(rows);
-	for (size_t i = 0; i < nr_cands; i++)
-		side_free(&cands[i]);
-	free(cands);
-	side_free(&base);
+	load_sides(&o, argc - first, &argv[first], &c);
+	pair_rows(&o, &c);
+	judge(&o, &c);
+	report(&o, &c);
+	code = c.code;
+	free_comparison(&c);
 	return code;
 }

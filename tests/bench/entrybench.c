@@ -33,7 +33,6 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +44,7 @@
 #include <sys/wait.h>
 
 #include "hijack-abi.h"
+#include "util.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -52,11 +52,21 @@
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
-#define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_SEC 1000000000ULL
 #define MAX_SAMPLES 1000
 
 enum { EXIT_BAD_USAGE = 2 };
+
+/*
+ * How the setns path's middle process says which of its steps failed;
+ * reap() prints the number.
+ */
+enum setns_exit {
+	SETNS_EXIT_CGROUP = 120,
+	SETNS_EXIT_SETNS,
+	SETNS_EXIT_FORK,
+	SETNS_EXIT_WAIT,
+	SETNS_EXIT_KILLED,
+};
 
 struct entry {
 	const char *mode;
@@ -69,45 +79,19 @@ struct entry {
 
 extern char **environ;
 
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("entrybench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
+const char program_name[] = "entrybench";
 
 /* Wait for @pid; anything but exit 0 stops the run (a failed entry is cheap). */
-static void reap(pid_t pid, const char *what)
+static void wait_entered(pid_t pid, const char *what)
 {
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("%s: waitpid: %m", what);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return;
-	if (WIFEXITED(status))
-		die("%s: the entered program exited %d", what, WEXITSTATUS(status));
-	die("%s: the entered program was killed by signal %d", what, WTERMSIG(status));
+	if (reap(pid, what))
+		exit(EXIT_FAILURE);
 }
 
 static void exec_child(const struct entry *e)
 {
 	execve(e->argv[0], e->argv, environ);
-	_exit(127);
+	_exit(EXIT_EXEC_FAILED);
 }
 
 static void one_fork(const struct entry *e)
@@ -115,10 +99,10 @@ static void one_fork(const struct entry *e)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		die("fork: %m");
+		die(EXIT_FAILURE, "fork: %m");
 	if (pid == 0)
 		exec_child(e);
-	reap(pid, e->mode);
+	wait_entered(pid, e->mode);
 }
 
 static void one_syscall(const struct entry *e)
@@ -132,10 +116,10 @@ static void one_syscall(const struct entry *e)
 	long pid = syscall(__NR_hijack, &args, sizeof(args), 0L, 0L, 0L, 0L);
 
 	if (pid < 0)
-		die("hijack(2): %m (is this the patched kernel?)");
+		die(EXIT_FAILURE, "hijack(2): %m (is this the patched kernel?)");
 	if (pid == 0)
 		exec_child(e);
-	reap((pid_t)pid, e->mode);
+	wait_entered((pid_t)pid, e->mode);
 }
 
 static void one_setns(const struct entry *e)
@@ -143,26 +127,26 @@ static void one_setns(const struct entry *e)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		die("fork: %m");
+		die(EXIT_FAILURE, "fork: %m");
 	if (pid == 0) {
 		pid_t inner;
 		int status;
 
 		/* The cgroup first: after setns the host's hierarchy is gone. */
 		if (pwrite(e->cgroup_procs, "0", 1, 0) != 1)
-			_exit(120);
+			_exit(SETNS_EXIT_CGROUP);
 		if (setns(e->pidfd, (int)e->ns_mask))
-			_exit(121);
+			_exit(SETNS_EXIT_SETNS);
 		inner = fork();
 		if (inner < 0)
-			_exit(122);
+			_exit(SETNS_EXIT_FORK);
 		if (inner == 0)
 			exec_child(e);
 		if (waitpid(inner, &status, 0) != inner)
-			_exit(123);
-		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 124);
+			_exit(SETNS_EXIT_WAIT);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : SETNS_EXIT_KILLED);
 	}
-	reap(pid, e->mode);
+	wait_entered(pid, e->mode);
 }
 
 static void run_batch(const struct entry *e, uint64_t iters)
@@ -179,13 +163,6 @@ static uint64_t timed_batch(const struct entry *e, uint64_t iters)
 	return now_ns() - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The namespaces of @pid that are not the caller's, as CLONE_NEW* flags. */
 static unsigned long differing_namespaces(pid_t pid)
 {
@@ -200,7 +177,7 @@ static unsigned long differing_namespaces(pid_t pid)
 	};
 	unsigned long mask = 0;
 
-	for (size_t i = 0; i < sizeof(nss) / sizeof(nss[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nss); i++) {
 		char path[64];
 		struct stat mine, theirs;
 
@@ -209,7 +186,7 @@ static unsigned long differing_namespaces(pid_t pid)
 			continue;	/* a kernel without this namespace type */
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, nss[i].name);
 		if (stat(path, &theirs))
-			die("%s: %m", path);
+			die(EXIT_FAILURE, "%s: %m", path);
 		if (mine.st_ino != theirs.st_ino || mine.st_dev != theirs.st_dev)
 			mask |= nss[i].flag;
 	}
@@ -226,7 +203,7 @@ static int open_cgroup_procs(pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		die("%s: %m", path);
+		die(EXIT_FAILURE, "%s: %m", path);
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "0::/", 4))
 			continue;
@@ -234,27 +211,22 @@ static int open_cgroup_procs(pid_t pid)
 		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", line + 3);
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
-			die("%s: %m", path);
+			die(EXIT_FAILURE, "%s: %m", path);
 		break;
 	}
 	fclose(f);
 	if (fd < 0)
-		die("pid %d has no cgroup v2 line", (int)pid);
+		die(EXIT_FAILURE, "pid %d has no cgroup v2 line", (int)pid);
 	return fd;
 }
 
 static unsigned long parse_num(const char *s, const char *what, unsigned long max)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > max) {
-		fprintf(stderr, "entrybench: %s: '%s' is not a number in [1, %lu]\n",
-			what, s, max);
-		exit(EXIT_BAD_USAGE);
-	}
+	if (!parse_ull(s, &v) || v < 1 || v > max)
+		die(EXIT_BAD_USAGE, "%s: '%s' is not a number in [1, %lu]", what,
+		    s, max);
 	return v;
 }
 
@@ -264,6 +236,38 @@ static void __attribute__((noreturn)) usage(int status)
 		"usage: entrybench [-n SAMPLES] [-m MIN_BATCH_MS] MODE ARGS...\n"
 		"  exec PROG | cmd ARGV... | syscall PID PROG | setns PID PROG\n");
 	exit(status);
+}
+
+/* MODE ARGS... into @e: the entry to time and what it runs. */
+static void pick_mode(struct entry *e, int argc, char **argv)
+{
+	e->mode = argv[0];
+	if (!strcmp(e->mode, "exec") || !strcmp(e->mode, "cmd")) {
+		if (!strcmp(e->mode, "exec") && argc != 2)
+			usage(EXIT_BAD_USAGE);
+		e->one = one_fork;
+		e->argv = &argv[1];
+	} else if (!strcmp(e->mode, "syscall") || !strcmp(e->mode, "setns")) {
+		pid_t pid;
+
+		if (argc != 3)
+			usage(EXIT_BAD_USAGE);
+		pid = (pid_t)parse_num(argv[1], "PID", INT32_MAX);
+		e->argv = &argv[2];
+		e->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (e->pidfd < 0)
+			die(EXIT_FAILURE, "pidfd_open %d: %m", (int)pid);
+		e->ns_mask = differing_namespaces(pid);
+		if (!strcmp(e->mode, "setns")) {
+			e->one = one_setns;
+			e->cgroup_procs = open_cgroup_procs(pid);
+		} else {
+			e->one = one_syscall;
+		}
+	} else {
+		fprintf(stderr, "entrybench: unknown mode '%s'\n", e->mode);
+		usage(EXIT_BAD_USAGE);
+	}
 }
 
 int main(int argc, char **argv)
@@ -297,40 +301,14 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind < 2)
 		usage(EXIT_BAD_USAGE);
-	e.mode = argv[optind];
-	if (!strcmp(e.mode, "exec") || !strcmp(e.mode, "cmd")) {
-		if (!strcmp(e.mode, "exec") && argc - optind != 2)
-			usage(EXIT_BAD_USAGE);
-		e.one = one_fork;
-		e.argv = &argv[optind + 1];
-	} else if (!strcmp(e.mode, "syscall") || !strcmp(e.mode, "setns")) {
-		pid_t pid;
-
-		if (argc - optind != 3)
-			usage(EXIT_BAD_USAGE);
-		pid = (pid_t)parse_num(argv[optind + 1], "PID", INT32_MAX);
-		e.argv = &argv[optind + 2];
-		e.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-		if (e.pidfd < 0)
-			die("pidfd_open %d: %m", (int)pid);
-		e.ns_mask = differing_namespaces(pid);
-		if (!strcmp(e.mode, "setns")) {
-			e.one = one_setns;
-			e.cgroup_procs = open_cgroup_procs(pid);
-		} else {
-			e.one = one_syscall;
-		}
-	} else {
-		fprintf(stderr, "entrybench: unknown mode '%s'\n", e.mode);
-		usage(EXIT_BAD_USAGE);
-	}
+	pick_mode(&e, argc - optind, &argv[optind]);
 	if (access(e.argv[0], X_OK))
-		die("%s: %m", e.argv[0]);
+		die(EXIT_FAILURE, "%s: %m", e.argv[0]);
 
 	/* Double the batch until it lasts min_ms, then one more as warm-up. */
 	while (timed_batch(&e, iters) < min_ms * NSEC_PER_MSEC) {
 		if (iters > (1ULL << 30))
-			die("%s: a batch never reaches %lu ms", e.mode, min_ms);
+			die(EXIT_FAILURE, "%s: a batch never reaches %lu ms", e.mode, min_ms);
 		iters *= 2;
 	}
 	run_batch(&e, iters);

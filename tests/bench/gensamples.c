@@ -11,7 +11,6 @@
  * every named workload (each workload draws its own values, shifted by its
  * own SHIFT percent when given).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,18 +20,59 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "util.h"
+
+enum { EXIT_GEN_FAILED = 1, EXIT_BAD_USAGE = 2 };
+
+const char program_name[] = "gensamples";
+
 static double num(const char *arg, const char *opt)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end) {
-		fprintf(stderr, "gensamples: --%s: bad number '%s'\n", opt, arg);
-		exit(2);
-	}
+	if (!parse_double(arg, &v))
+		die(EXIT_BAD_USAGE, "--%s: bad number '%s'", opt, arg);
 	return v;
+}
+
+/* One value: @mean shifted by @shift, with relative normal noise. */
+static double draw(gsl_rng *rng, double mean, double shift, double noise)
+{
+	return mean * (1 + shift) * (1 + noise * gsl_ran_ugaussian(rng));
+}
+
+/*
+ * A minimal forkbench document: each workload of @list (NAME[:ROLE[:SHIFT]],
+ * comma-separated) with @n samples of its own.
+ */
+static void print_json(gsl_rng *rng, char *list, long n, double mean,
+		       double noise, double shift)
+{
+	bool first = true;
+
+	printf("{\"forkbench\": 1, \"unit\": \"ns/op\", \"workloads\": [");
+	for (char *w = strtok(list, ","); w; w = strtok(NULL, ",")) {
+		char *role = strchr(w, ':');
+		char *wshift = NULL;
+		double ws = shift;
+
+		if (role) {
+			*role++ = '\0';
+			wshift = strchr(role, ':');
+		}
+		if (wshift) {
+			*wshift++ = '\0';
+			ws = num(wshift, "json") / 100;
+		}
+		printf("%s\n  {\"name\": \"%s\", \"role\": \"%s\", \"samples\": [",
+		       first ? "" : ",", w, role && *role ? role : "primary");
+		for (long i = 0; i < n; i++)
+			printf("%s{\"ns_per_op\": %.6f, \"batch\": 100}",
+			       i ? ", " : "", draw(rng, mean, ws, noise));
+		printf("]}");
+		first = false;
+	}
+	printf("\n]}\n");
 }
 
 int main(int argc, char **argv)
@@ -74,44 +114,18 @@ int main(int argc, char **argv)
 			json = optarg;
 			break;
 		default:
-			return 2;
+			return EXIT_BAD_USAGE;
 		}
 	}
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!rng)
-		return 1;
+		return EXIT_GEN_FAILED;
 	gsl_rng_set(rng, seed);
 	if (!json) {
 		for (long i = 0; i < n; i++)
-			printf("%.6f\n", mean * (1 + shift) *
-			       (1 + noise * gsl_ran_ugaussian(rng)));
+			printf("%.6f\n", draw(rng, mean, shift, noise));
 	} else {
-		bool first = true;
-
-		printf("{\"forkbench\": 1, \"unit\": \"ns/op\", \"workloads\": [");
-		for (char *w = strtok(json, ","); w; w = strtok(NULL, ",")) {
-			char *role = strchr(w, ':');
-			char *wshift = NULL;
-			double ws = shift;
-
-			if (role) {
-				*role++ = '\0';
-				wshift = strchr(role, ':');
-			}
-			if (wshift) {
-				*wshift++ = '\0';
-				ws = num(wshift, "json") / 100;
-			}
-			printf("%s\n  {\"name\": \"%s\", \"role\": \"%s\", \"samples\": [",
-			       first ? "" : ",", w, role && *role ? role : "primary");
-			for (long i = 0; i < n; i++)
-				printf("%s{\"ns_per_op\": %.6f, \"batch\": 100}",
-				       i ? ", " : "", mean * (1 + ws) *
-				       (1 + noise * gsl_ran_ugaussian(rng)));
-			printf("]}");
-			first = false;
-		}
-		printf("\n]}\n");
+		print_json(rng, json, n, mean, noise, shift);
 	}
 	gsl_rng_free(rng);
 	return 0;

@@ -194,6 +194,87 @@ static double sample_value(const struct json *smp, const char *field, bool *ok)
 	return v->number / batch->number;
 }
 
+/* What the run recorded of its environment; missing members stay NULL. */
+static void read_env(const struct json *doc, struct side_file *info)
+{
+	const struct json *env = json_get(doc, "env");
+
+	info->release = env_string(env, "release");
+	info->version = env_string(env, "version");
+	info->build_id = env_string(env, "build_id");
+	info->cmdline = env_string(env, "cmdline");
+	info->accelerator = env_string(env, "accelerator");
+	info->clock = env_string(json_get(env, "tags"), "clock");
+}
+
+/* @field of every sample of @smps into @s; 0, or -1 with @err set. */
+static int read_samples(const char *path, const struct json *smps,
+			const char *field, struct series *s, char *err,
+			size_t errlen)
+{
+	for (size_t j = 0; j < smps->nr; j++) {
+		bool ok;
+		double v = sample_value(smps->items[j], field, &ok);
+
+		if (!ok) {
+			snprintf(err, errlen, "%s:%u: workload '%s': sample without a number \"%s\"%s",
+				 path, smps->items[j]->line, s->name, field,
+				 strcmp(field, "ns_per_op") ? " (or \"batch\")" : "");
+			return -1;
+		}
+		if (!(v > 0)) {
+			snprintf(err, errlen, "%s:%u: workload '%s': %s is not positive (values are compared as ratios)",
+				 path, smps->items[j]->line, s->name, field);
+			return -1;
+		}
+		if (push_value(s, v)) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One workload of a forkbench document into the next series of @fd,
+ * unless it has no samples: skipped and failed workloads have nothing to
+ * compare.  Returns 0, or -1 with @err set.
+ */
+static int parse_workload(const char *path, const struct json *w,
+			  const char *field, struct file_data *fd, char *err,
+			  size_t errlen)
+{
+	const struct json *name = json_get(w, "name");
+	const struct json *role = json_get(w, "role");
+	const struct json *smps = json_get(w, "samples");
+	struct series *s;
+
+	if (!name || name->type != JSON_STRING || !smps ||
+	    smps->type != JSON_ARRAY) {
+		snprintf(err, errlen, "%s:%u: workload without \"name\" or \"samples\"",
+			 path, w->line);
+		return -1;
+	}
+	for (size_t k = 0; k < fd->nr; k++) {
+		if (!strcmp(fd->series[k].name, name->string)) {
+			snprintf(err, errlen, "%s:%u: workload '%s' appears twice",
+				 path, w->line, name->string);
+			return -1;
+		}
+	}
+	if (!smps->nr)
+		return 0;
+	s = &fd->series[fd->nr++];
+	s->name = strdup(name->string);
+	if (role && role->type == JSON_STRING)
+		s->role = strdup(role->string);
+	if (!s->name || (role && role->type == JSON_STRING && !s->role)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	return read_samples(path, smps, field, s, err, errlen);
+}
+
 /* forkbench's document: {"forkbench": 1, ..., "workloads": [...]} */
 static int parse_forkbench(const char *path, const char *buf, size_t len,
 			   const char *field, struct file_data *fd, char *err,
@@ -214,72 +295,16 @@ static int parse_forkbench(const char *path, const char *buf, size_t len,
 			 path, doc->line);
 		goto out;
 	}
-	{
-		const struct json *env = json_get(doc, "env");
-
-		/* missing members stay NULL: they only describe the run */
-		fd->info.release = env_string(env, "release");
-		fd->info.version = env_string(env, "version");
-		fd->info.build_id = env_string(env, "build_id");
-		fd->info.cmdline = env_string(env, "cmdline");
-		fd->info.accelerator = env_string(env, "accelerator");
-		fd->info.clock = env_string(json_get(env, "tags"), "clock");
-	}
+	read_env(doc, &fd->info);
 	fd->series = calloc(wls->nr ? wls->nr : 1, sizeof(*fd->series));
-	if (!fd->series)
-		goto nomem;
-	for (size_t i = 0; i < wls->nr; i++) {
-		const struct json *w = wls->items[i];
-		const struct json *name = json_get(w, "name");
-		const struct json *role = json_get(w, "role");
-		const struct json *smps = json_get(w, "samples");
-		struct series *s;
-
-		if (!name || name->type != JSON_STRING || !smps ||
-		    smps->type != JSON_ARRAY) {
-			snprintf(err, errlen, "%s:%u: workload without \"name\" or \"samples\"",
-				 path, w->line);
-			goto out;
-		}
-		for (size_t k = 0; k < fd->nr; k++) {
-			if (!strcmp(fd->series[k].name, name->string)) {
-				snprintf(err, errlen, "%s:%u: workload '%s' appears twice",
-					 path, w->line, name->string);
-				goto out;
-			}
-		}
-		/* skipped and failed workloads have no samples: nothing to compare */
-		if (!smps->nr)
-			continue;
-		s = &fd->series[fd->nr++];
-		s->name = strdup(name->string);
-		if (role && role->type == JSON_STRING)
-			s->role = strdup(role->string);
-		if (!s->name || (role && role->type == JSON_STRING && !s->role))
-			goto nomem;
-		for (size_t j = 0; j < smps->nr; j++) {
-			bool ok;
-			double v = sample_value(smps->items[j], field, &ok);
-
-			if (!ok) {
-				snprintf(err, errlen, "%s:%u: workload '%s': sample without a number \"%s\"%s",
-					 path, smps->items[j]->line, s->name, field,
-					 strcmp(field, "ns_per_op") ? " (or \"batch\")" : "");
-				goto out;
-			}
-			if (!(v > 0)) {
-				snprintf(err, errlen, "%s:%u: workload '%s': %s is not positive (values are compared as ratios)",
-					 path, smps->items[j]->line, s->name, field);
-				goto out;
-			}
-			if (push_value(s, v))
-				goto nomem;
-		}
+	if (!fd->series) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
 	}
+	for (size_t i = 0; i < wls->nr; i++)
+		if (parse_workload(path, wls->items[i], field, fd, err, errlen))
+			goto out;
 	ret = 0;
-	goto out;
-nomem:
-	snprintf(err, errlen, "%s: out of memory", path);
 out:
 	json_free(doc);
 	return ret;

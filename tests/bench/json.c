@@ -120,6 +120,42 @@ static size_t put_utf8(char *dst, unsigned int cp)
 	return 4;
 }
 
+/*
+ * The code point of a \u escape, ps->p just past the "\u"; a surrogate
+ * pair is two escapes for one code point.  NUL is refused: the strings
+ * are C strings.
+ */
+static int parse_u_escape(struct parser *ps, unsigned int *ret_cp)
+{
+	unsigned int cp, lo;
+
+	if (hex4(ps, &cp)) {
+		perr(ps, "bad \\u escape");
+		return -1;
+	}
+	if (cp >= 0xd800 && cp < 0xdc00) {
+		if (ps->end - ps->p < 6 || ps->p[0] != '\\' || ps->p[1] != 'u') {
+			perr(ps, "lone surrogate in string");
+			return -1;
+		}
+		ps->p += 2;
+		if (hex4(ps, &lo) || lo < 0xdc00 || lo >= 0xe000) {
+			perr(ps, "bad surrogate pair");
+			return -1;
+		}
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	} else if (cp >= 0xdc00 && cp < 0xe000) {
+		perr(ps, "lone surrogate in string");
+		return -1;
+	}
+	if (cp == 0) {
+		perr(ps, "NUL in string");
+		return -1;
+	}
+	*ret_cp = cp;
+	return 0;
+}
+
 /* ps->p is just past the opening quote. */
 static char *parse_string(struct parser *ps)
 {
@@ -144,7 +180,7 @@ static char *parse_string(struct parser *ps)
 	ps->p = start;
 	while (*ps->p != '"') {
 		unsigned char c = *ps->p++;
-		unsigned int cp, lo;
+		unsigned int cp;
 
 		if (c < 0x20) {
 			perr(ps, "control character in string");
@@ -165,31 +201,8 @@ static char *parse_string(struct parser *ps)
 		case 'r': *o++ = '\r'; break;
 		case 't': *o++ = '\t'; break;
 		case 'u':
-			if (hex4(ps, &cp)) {
-				perr(ps, "bad \\u escape");
+			if (parse_u_escape(ps, &cp))
 				goto bad;
-			}
-			/* a surrogate pair encodes one code point in two escapes */
-			if (cp >= 0xd800 && cp < 0xdc00) {
-				if (ps->end - ps->p < 6 || ps->p[0] != '\\' ||
-				    ps->p[1] != 'u') {
-					perr(ps, "lone surrogate in string");
-					goto bad;
-				}
-				ps->p += 2;
-				if (hex4(ps, &lo) || lo < 0xdc00 || lo >= 0xe000) {
-					perr(ps, "bad surrogate pair");
-					goto bad;
-				}
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			} else if (cp >= 0xdc00 && cp < 0xe000) {
-				perr(ps, "lone surrogate in string");
-				goto bad;
-			}
-			if (cp == 0) {
-				perr(ps, "NUL in string");
-				goto bad;
-			}
 			o += put_utf8(o, cp);
 			break;
 		default:

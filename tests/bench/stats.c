@@ -17,16 +17,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "stats.h"
+#include "util.h"
 
 /* Above this many pairs the U distribution is approximated, not counted. */
 #define MW_EXACT_MAX_PAIRS 4096
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static double *sorted_copy(const double *v, size_t n)
 {
@@ -313,6 +307,37 @@ static double binomial(size_t N, size_t k)
 	return c;
 }
 
+/*
+ * The two-sided p of U with ties.  Under the null the distribution of U
+ * is that of random relabellings of these very values, midranks and all:
+ * counted here, where the normal approximation is poor (5 equal values
+ * against 5 other equal ones: 0.004 instead of 2/252).  @all is the
+ * pooled sample, sorted; -1 without memory.
+ */
+static double mw_tied_p(const double *all, size_t N, size_t m, double u,
+			double mu)
+{
+	double *rank = malloc(N * sizeof(*rank));
+	struct mw_enum e = { .rank = rank, .N = N, .mu = mu,
+			     .dev = fabs(u - mu),
+			     .offset = m * (m + 1) / 2.0 };
+
+	if (!rank)
+		return -1;
+	for (size_t i = 0; i < N;) {
+		size_t j = i;
+
+		while (j < N && all[j] == all[i])
+			j++;
+		for (size_t k = i; k < j; k++)
+			rank[k] = (i + 1 + j) / 2.0;
+		i = j;
+	}
+	mw_enumerate(&e, 0, m, 0);
+	free(rank);
+	return fmin(1, e.extreme / e.total);
+}
+
 int stats_mw_p(const double *x, size_t n, const double *y, size_t m,
 	       double *p, double *u_out)
 {
@@ -347,34 +372,16 @@ int stats_mw_p(const double *x, size_t n, const double *y, size_t m,
 	}
 	mu = n * m / 2.0;
 	/*
-	 * With ties the distribution of U under the null is that of random
-	 * relabellings of these very values, midranks and all; for small
-	 * samples count it, the normal approximation is poor there (5 equal
-	 * values against 5 other equal ones: 0.004 instead of 2/252).
+	 * With ties, for small samples, count the distribution: the normal
+	 * approximation is poor there (mw_tied_p()).
 	 */
 	if (tied && binomial(N, m) <= MW_ENUM_MAX) {
-		double *rank = malloc(N * sizeof(*rank));
-		struct mw_enum e = { .rank = rank, .N = N, .mu = mu,
-				     .dev = fabs(u - mu),
-				     .offset = m * (m + 1) / 2.0 };
+		double tied_p = mw_tied_p(all, N, m, u, mu);
 
-		if (!rank) {
-			free(all);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < N;) {
-			size_t j = i;
-
-			while (j < N && all[j] == all[i])
-				j++;
-			for (size_t k = i; k < j; k++)
-				rank[k] = (i + 1 + j) / 2.0;
-			i = j;
-		}
-		mw_enumerate(&e, 0, m, 0);
-		free(rank);
 		free(all);
-		*p = fmin(1, e.extreme / e.total);
+		if (tied_p < 0)
+			return -ENOMEM;
+		*p = tied_p;
 		return 0;
 	}
 	free(all);

@@ -3,6 +3,7 @@
 #   ok DESC / not_ok DESC / skip DESC REASON
 #   check DESC EXPECTED-EXIT COMMAND...   (stdout in $tmp/out, stderr in $tmp/err)
 #   tap_done                               prints the plan, fails if any failed
+#   find_bindir PROGRAM                    sets $bindir (below)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -38,4 +39,12 @@ check() {
 tap_done() {
 	echo "1..$n"
 	[ "$failed" -eq 0 ]
+}
+
+# Where the programs under test are: $BENCH_BINDIR, else tests/bench of the
+# build tree (make check runs at its top), else, when PROGRAM is not there,
+# beside the test scripts ($here).
+find_bindir() {
+	bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
+	[ -x "$bindir/$1" ] || bindir=$here
 }

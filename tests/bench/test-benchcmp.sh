@@ -8,12 +8,10 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
-[ -x "$bindir/benchcmp" ] || bindir=$here
-BENCHCMP=$bindir/benchcmp
-GEN=$bindir/gensamples
-
 . "$here/tap.sh"
+find_bindir benchcmp
+BENCHCMP=$bindir/benchcmp
+
 # grep_ok DESCRIPTION PATTERN FILE
 grep_ok() {
 	if grep -q -- "$2" "$3"; then
@@ -24,7 +22,7 @@ grep_ok() {
 	fi
 }
 gen() {
-	"$GEN" "$@"
+	"$bindir/gensamples" "$@"
 }
 have_python=false
 command -v python3 >/dev/null 2>&1 && have_python=true
@@ -41,14 +39,23 @@ json_ok() {
 
 echo "TAP version 13"
 
+# count_fails RUNS SEED_OFFSET SHIFT [BENCHCMP-OPTION...]: of RUNS pairs of
+# draws of 10 with 1% noise, the second shifted by SHIFT percent, how many
+# benchcmp FAILs: in $fails
+count_fails() {
+	runs=$1 offset=$2 shift_pct=$3
+	shift 3
+	fails=0
+	for s in $(seq 1 "$runs"); do
+		gen --seed "$s" --n 10 --noise 1 >"$tmp/a"
+		gen --seed $((s + offset)) --n 10 --noise 1 --shift "$shift_pct" >"$tmp/b"
+		"$BENCHCMP" "$@" "$tmp/a" "$tmp/b" >/dev/null 2>&1
+		[ $? -eq 1 ] && fails=$((fails + 1))
+	done
+}
+
 # -- A/A: the same distribution never FAILs -----------------------------
-fails=0
-for s in $(seq 1 40); do
-	gen --seed "$s" --n 10 --noise 1 >"$tmp/a"
-	gen --seed $((s + 1000)) --n 10 --noise 1 >"$tmp/b"
-	"$BENCHCMP" "$tmp/a" "$tmp/b" >/dev/null 2>&1
-	[ $? -eq 1 ] && fails=$((fails + 1))
-done
+count_fails 40 1000 0
 if [ "$fails" -eq 0 ]; then
 	ok "A/A: 40 pairs of identical distributions, no FAIL"
 else
@@ -57,13 +64,7 @@ fi
 
 # -- the error rate holds at the edge: a true shift of exactly the margin
 # -- FAILs in at most alpha = 5% of runs (allow sampling slack: <= 8/100)
-fails=0
-for s in $(seq 1 100); do
-	gen --seed "$s" --n 10 --noise 1 >"$tmp/a"
-	gen --seed $((s + 5000)) --n 10 --noise 1 --shift 1 >"$tmp/b"
-	"$BENCHCMP" --bootstrap 200 "$tmp/a" "$tmp/b" >/dev/null 2>&1
-	[ $? -eq 1 ] && fails=$((fails + 1))
-done
+count_fails 100 5000 1 --bootstrap 200
 if [ "$fails" -le 8 ]; then
 	ok "shift == margin: $fails of 100 runs FAIL (alpha 5%)"
 else

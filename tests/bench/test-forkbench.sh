@@ -9,12 +9,10 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
-[ -x "$bindir/forkbench" ] || bindir=$here
+. "$here/tap.sh"
+find_bindir forkbench
 FORKBENCH=$bindir/forkbench
 BENCHCMP=$bindir/benchcmp
-
-. "$here/tap.sh"
 
 echo "TAP version 13"
 
