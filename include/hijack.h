@@ -655,8 +655,9 @@ int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
  * hijack_run_tools() - run the caller's programs in the target's
  *	confinement, with a filesystem view made for debugging.
  * @t: the target of the plan.
- * @plan: from hijack_plan_build(); its mount namespace, root and working
- *	directory choices are not used.
+ * @plan: from hijack_plan_build(); its mount namespace and root choices
+ *	are not used, and its working directory is looked up in the
+ *	container's tree under @dir.
  * @dir: where the container's root appears: an existing absolute path, or
  *	NULL for HIJACK_TOOLS_DIR (made on a tmpfs over /run that only the
  *	command sees, with the caller's /run entries bound back).
@@ -669,7 +670,8 @@ int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
  * As hijack_run(), but the command gets a mount namespace of its own: a
  * private copy of the caller's, with the container's mounts on @dir and a
  * new procfs of the target's pid namespace on /proc; its working directory
- * is the target's under @dir.  Every other part of the plan applies, and
+ * is the plan's under @dir (the target's, or its root when that is gone; a
+ * directory the plan names must exist).  Every other part of the plan applies, and
  * one capability more: the command also holds one the container lacks
  * (CAP_WAKE_ALARM, else CAP_BLOCK_SUSPEND), so that the kernel's ptrace
  * access check keeps the container's processes from its /proc entries

@@ -176,7 +176,7 @@ int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
 		   struct hijack_diag *d);
 void hj_tools_caps(struct hijack_caps *c, int marker, bool root);
 int hj_tools_child(const struct hijack_target *t, const char *dir,
-		   const char *cwd, struct hijack_diag *d);
+		   const char *cwd, bool cwd_given, struct hijack_diag *d);
 
 /* files.c: in the confined child, in place of exec */
 int hj_file_child(const struct hijack_file *f, struct hijack_diag *d);

@@ -16,13 +16,13 @@
 
 /*
  * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
- * for the view of its own, remember the target's cwd (a path inside the
- * container, used only under the tools directory).
+ * for the view of its own, and start in the plan's working directory (the
+ * target's unless --wd said otherwise), a path inside the container that
+ * is looked up only under the tools directory.
  */
 int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 			 struct hijack_diag *d)
 {
-	ssize_t n;
 	int r;
 
 	if (how->tools_dir && how->tools_dir[0] != '/')
@@ -35,15 +35,8 @@ int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 	s->tools = true;
 	s->tools_dir = how->tools_dir;
 	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
-	/* The plan read it already, in the default --wd=target. */
-	if (s->p->wd_mode == HIJACK_DIR_TARGET) {
-		s->tools_cwd = s->p->wd;
-		return 0;
-	}
-	n = readlinkat(s->t->procfd, "cwd", s->tools_buf,
-		       sizeof(s->tools_buf) - 1);
-	s->tools_buf[n > 0 ? n : 0] = '\0';
-	s->tools_cwd = s->tools_buf;
+	s->tools_cwd = s->p->wd;
+	s->tools_cwd_given = s->p->wd_mode != HIJACK_DIR_TARGET;
 	return 0;
 }
 

@@ -196,7 +196,7 @@ static int make_run_dir(struct hijack_diag *d)
 }
 
 int hj_tools_child(const struct hijack_target *t, const char *dir,
-		   const char *cwd, struct hijack_diag *d)
+		   const char *cwd, bool cwd_given, struct hijack_diag *d)
 {
 	_cleanup_close_ int own = -EBADF, ct = -EBADF, tree = -EBADF;
 	_cleanup_close_ int cwdfd = -EBADF;
@@ -236,16 +236,20 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
 				   "the container's /proc");
 	/*
-	 * The target's cwd under DIR; its root when that is gone.  The path
-	 * is the container's: looked up in its tree (hj_root_open()), since
-	 * a symlink swapped into it would lead, from the host's root, to a
-	 * host directory.
+	 * The working directory under DIR: the target's, or its root when
+	 * that is gone; or the one --wd named, which must exist (a relative
+	 * one starts at the container's root).  The path is the container's:
+	 * looked up in its tree (hj_root_open()), since a symlink swapped
+	 * into it would lead, from the host's root, to a host directory.
 	 */
-	cwdfd = cwd && cwd[0] == '/' ?
+	cwdfd = cwd[0] && (cwd_given || cwd[0] == '/') ?
 		hj_root_open(tree, cwd, O_PATH | O_DIRECTORY) : -EBADF;
-	if (cwdfd < 0 || fchdir(cwdfd) < 0) {
-		if (chdir(dir) < 0)
-			return hj_diag_set(d, HIJACK_STEP_CWD, errno, "%s", dir);
-	}
+	if (cwdfd >= 0 && fchdir(cwdfd) == 0)
+		return 0;
+	if (cwd_given)
+		return hj_diag_set(d, HIJACK_STEP_CWD, cwdfd < 0 ? -cwdfd : errno,
+				   "--wd %s in pid %d's root", cwd, (int)t->pid);
+	if (chdir(dir) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CWD, errno, "%s", dir);
 	return 0;
 }

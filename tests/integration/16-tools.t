@@ -13,7 +13,7 @@ for tool in runc podman busybox python3 strace ss ps tar; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 46
+plan 49
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -55,6 +55,13 @@ out=$("$HIJACK" --tools "runc:$n" -- ls /run/hijack/root)
 is "$(echo $out)" "app dev proc small sys" "ls of the container's root on /run/hijack/root"
 out=$("$HIJACK" --tools "runc:$n" -- pwd)
 is "$out" /run/hijack/root "the working directory is the target's, under /run/hijack/root"
+out=$("$HIJACK" --tools --wd /dev "runc:$n" -- pwd)
+is "$out" /run/hijack/root/dev "--wd names a directory of the container, under /run/hijack/root"
+out=$("$HIJACK" --tools --wd dev "runc:$n" -- pwd)
+is "$out" /run/hijack/root/dev "... and a relative one starts at the container's root"
+err=$("$HIJACK" --tools --wd /nowhere "runc:$n" -- pwd 2>&1); rc=$?
+is "$rc:$err" "125:hijack: cwd: --wd /nowhere in pid $P's root: No such file or directory" \
+	"a --wd the container lacks: 125, nothing run"
 out=$("$HIJACK" --tools "runc:$n" -- ps -eo pid,args)
 like "$out" "*1 /app*" "ps (the host's) lists the container's processes: /app is pid 1"
 case $out in *hijack*) ok 1 "... and no host process" ;; *) ok 0 "... and no host process" ;; esac
