@@ -122,6 +122,7 @@ int hj_limits_apply(const struct hijack_limits *want, struct hijack_diag *d);
 
 /* pty.c: the command's own terminal, and the relay to the caller's */
 #define HJ_STDIO_FDS (BIT(0) | BIT(1) | BIT(2))	/* a pty_fds mask: all */
+#define HJ_PTY_BUF 4096		/* bytes relayed at a time, each way */
 struct hj_pty {
 	unsigned int fds;	/* plan's pty_fds */
 	int sock[2];		/* the master travels from [1] to [0] */
@@ -132,7 +133,7 @@ struct hj_pty {
 	struct termios tio;	/* the caller's terminal settings, for the new one */
 	struct termios saved;	/* to restore after raw mode */
 	struct winsize ws;
-	char buf[4096];		/* input not yet written to the master */
+	char buf[HJ_PTY_BUF];	/* input not yet written to the master */
 	size_t len, off;
 };
 

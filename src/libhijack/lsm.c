@@ -86,7 +86,7 @@ int hj_lsm_open(struct hijack_diag *d)
 /* @fd from hj_lsm_open(). */
 int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d)
 {
-	char buf[300];
+	char buf[sizeof("exec ") + sizeof(p->lsm_label)];
 	int n;
 
 	if (strcmp(p->lsm, "apparmor") == 0)

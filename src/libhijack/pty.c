@@ -206,10 +206,10 @@ int hj_pty_start(struct hj_pty *pty, struct hijack_diag *d)
 	if (fl < 0 || fcntl(pty->master, F_SETFL, fl | O_NONBLOCK) < 0)
 		return hj_diag_set(d, HIJACK_STEP_PTY, errno, "O_NONBLOCK");
 
-	pty->in = (pty->fds & 01) ? STDIN_FILENO : -EBADF;
-	if (pty->fds & 02)
+	pty->in = (pty->fds & BIT(STDIN_FILENO)) ? STDIN_FILENO : -EBADF;
+	if (pty->fds & BIT(STDOUT_FILENO))
 		pty->out = STDOUT_FILENO;
-	else if (pty->fds & 04)
+	else if (pty->fds & BIT(STDERR_FILENO))
 		pty->out = STDERR_FILENO;
 
 	if (pty->in >= 0 && isatty(pty->in) && tcgetpgrp(pty->in) == getpgrp() &&
@@ -259,7 +259,7 @@ int hj_pty_pollfds(struct hj_pty *pty, struct pollfd *pfd)
  */
 static int pty_output(struct hj_pty *pty)
 {
-	char buf[4096];
+	char buf[HJ_PTY_BUF];
 	ssize_t n;
 
 	n = read(pty->master, buf, sizeof(buf));
@@ -333,6 +333,9 @@ void hj_pty_resize(struct hj_pty *pty)
 		(void)ioctl(pty->master, TIOCSWINSZ, &ws);
 }
 
+/* Reads of HJ_PTY_BUF bytes at most after the end: 1 MiB. */
+#define FINISH_READS_MAX 256
+
 /*
  * The command has ended: pass on what it wrote last (a read of the master
  * waits for the terminal's buffers to be flushed into it), give the
@@ -346,7 +349,8 @@ void hj_pty_finish(struct hj_pty *pty)
 	 * Until it would block: what comes after that is from processes the
 	 * command left behind, which may write for ever.
 	 */
-	for (i = 0; pty->master >= 0 && i < 256 && pty_output(pty) > 0; i++)
+	for (i = 0; pty->master >= 0 && i < FINISH_READS_MAX &&
+		    pty_output(pty) > 0; i++)
 		;
 	if (pty->raw) {
 		(void)tcsetattr(STDIN_FILENO, TCSADRAIN, &pty->saved);

@@ -77,6 +77,9 @@ void hj_kill_reap(pid_t pid)
 	(void)hj_reap(pid, NULL);
 }
 
+/* How long a dying pid namespace init is given to show as gone. */
+#define INIT_EXIT_WAIT_MS 1000
+
 /*
  * The command's process @pid died before its exec: reap it and say why,
  * as hijack's own failure.  Most often the target went first, and took its
@@ -95,7 +98,7 @@ int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d)
 	 * moment, in this failure path only, to show as gone.
 	 */
 	if (pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-		(void)poll(&pfd, 1, 1000);
+		(void)poll(&pfd, 1, INIT_EXIT_WAIT_MS);
 	if (hijack_target_alive(s->t) < 0)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 				   "pid %d exited before the command started",
