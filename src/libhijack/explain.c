@@ -215,7 +215,7 @@ static void print_confinement_text(const struct hijack_plan *p, FILE *f)
 	if (p->caps_note[0])
 		fprintf(f, "  note:   %s\n", p->caps_note);
 	fputs("  securebits: ", f);
-	fputs(p->method == HIJACK_METHOD_SYSCALL && (hj_syscall_flags(p) & HIJACK_TAKE_CRED) ?
+	fputs(p->syscall_flags & HIJACK_TAKE_CRED ?
 	      "the target's, copied by hijack(2)\n" :
 	      "left at the kernel default: no interface reads another task's\n", f);
 
