@@ -364,6 +364,9 @@ struct hijack_cgroup {
  *	explicit path.
  * @wd_mode: where the working directory comes from.
  * @wd: the working directory, likewise.
+ * @syscall_flags: with HIJACK_METHOD_SYSCALL, the flags hijack(2) is
+ *	called with (see hijack(2)), decided with the rest of the plan; 0 with
+ *	another method.
  * @syscall_nr: the hijack(2) number read from the kernel, or -1.
  * @creds_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @creds: what the command runs as (the target's unless overridden).
@@ -407,6 +410,8 @@ struct hijack_plan {
 	char root[4096];
 	enum hijack_dir_mode wd_mode;
 	char wd[4096];
+	/* In what was padding before it: the layout is unchanged. */
+	unsigned int syscall_flags;
 	long syscall_nr;
 
 	enum hijack_part_mode creds_mode;

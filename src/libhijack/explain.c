@@ -1,14 +1,51 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * explain.c - show a plan without carrying it out (--explain).
+ *
+ * The plan is walked once, part by part, through the emitter of emit.h:
+ * each field is named once, with its JSON key and its words in the text.
+ * The two forms do not say the same things in the same order (the text is
+ * sentences, compares with the caller and leaves out what is usual), so
+ * some fields have a text-only or a JSON-only call beside them.
  */
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "emit.h"
 #include "internal.h"
-#include "jsonw.h"
+
+/*
+ * The caller's side of the comparisons the text makes.  It is read here,
+ * once, before the walk, and not kept in the plan: struct hijack_plan is
+ * laid out in the public header and holds no room for it, so keeping it
+ * there means a new soname.  The caller printing a plan is the one that
+ * built it, and the CLI changes none of this in between.
+ */
+struct caller {
+	struct hijack_creds creds;
+	struct hijack_caps caps;
+	bool have_caps;
+	struct hijack_limits limits;
+};
+
+static void read_caller(const struct hijack_plan *p, struct caller *c)
+{
+	uid_t u[3];
+	gid_t g[3];
+
+	*c = (struct caller){ 0 };
+	(void)getresuid(&u[0], &u[1], &u[2]);
+	(void)getresgid(&g[0], &g[1], &g[2]);
+	c->creds.uid = u[0], c->creds.euid = u[1], c->creds.suid = u[2];
+	c->creds.gid = g[0], c->creds.egid = g[1], c->creds.sgid = g[2];
+	c->creds.fsuid = u[1], c->creds.fsgid = g[1];
+	c->have_caps = hj_caps_read(0, &c->caps, NULL) == 0;
+	if (p->limits_mode == HIJACK_FROM_TARGET &&
+	    hj_limits_read(NULL, &c->limits, NULL) < 0)
+		c->limits = (struct hijack_limits){ 0 };
+}
 
 static const char *dir_mode_name(enum hijack_dir_mode m)
 {
@@ -51,279 +88,6 @@ static const char *pty_name(enum hijack_pty m)
 	return "unknown";
 }
 
-/* A limit's value; "unlimited" in quotes for JSON, where it is a string. */
-static void print_limit(FILE *f, unsigned long long v, bool json)
-{
-	if (v == (unsigned long long)RLIM_INFINITY)
-		fputs(json ? "\"unlimited\"" : "unlimited", f);
-	else
-		fprintf(f, "%llu", v);
-}
-
-/* Only what differs from the caller's: the list would be long otherwise. */
-static void print_limits_text(const struct hijack_plan *p, FILE *f)
-{
-	const struct hijack_limits *t = &p->limits;
-	struct hijack_limits me;
-	int i, n = 0;
-
-	if (p->limits_mode != HIJACK_FROM_TARGET) {
-		fprintf(f, "limits:  keep: the caller's resource limits and oom_score_adj\n");
-		return;
-	}
-	if (hj_limits_read(NULL, &me, NULL) < 0)
-		me = (struct hijack_limits){ 0 };
-	fprintf(f, "limits:  target: oom_score_adj %d (caller %d)", t->oom_score_adj,
-		me.oom_score_adj);
-	for (i = 0; i < HIJACK_NRLIMITS; i++) {
-		if (!(t->have & (1u << i)) ||
-		    ((me.have & (1u << i)) && t->lim[i].cur == me.lim[i].cur &&
-		     t->lim[i].max == me.lim[i].max))
-			continue;
-		fprintf(f, "%s%s ", n++ ? ", " : "; differing: ", hj_rlimit_name(i));
-		print_limit(f, t->lim[i].cur, false);
-		fputc('/', f);
-		print_limit(f, t->lim[i].max, false);
-	}
-	fprintf(f, "%s\n", n ? "" : "; every resource limit as the caller's");
-}
-
-static void print_limits_json(const struct hijack_plan *p, FILE *f)
-{
-	const struct hijack_limits *t = &p->limits;
-	int i, n = 0;
-
-	fprintf(f, ",\"limits\":{\"mode\":\"%s\"", part_name(p->limits_mode));
-	if (p->limits_mode != HIJACK_FROM_TARGET) {
-		fputc('}', f);
-		return;
-	}
-	fprintf(f, ",\"oom_score_adj\":%d,\"rlimits\":{", t->oom_score_adj);
-	for (i = 0; i < HIJACK_NRLIMITS; i++) {
-		if (!(t->have & (1u << i)))
-			continue;
-		fprintf(f, "%s\"%s\":[", n++ ? "," : "", hj_rlimit_name(i));
-		print_limit(f, t->lim[i].cur, true);
-		fputc(',', f);
-		print_limit(f, t->lim[i].max, true);
-		fputc(']', f);
-	}
-	fputs("}}", f);
-}
-
-/* "0,1,2", "0,2", ... in @buf (6 bytes or more). */
-static const char *pty_fd_list(unsigned int fds, char buf[static 6])
-{
-	char *p = buf;
-	int fd;
-
-	for (fd = 0; fd <= 2; fd++) {
-		if (!(fds & (1u << fd)))
-			continue;
-		if (p != buf)
-			*p++ = ',';
-		*p++ = (char)('0' + fd);
-	}
-	*p = '\0';
-	return buf;
-}
-
-static size_t env_count(char **envp)
-{
-	size_t n = 0;
-
-	while (envp && envp[n])
-		n++;
-	return n;
-}
-
-static void caller_creds(struct hijack_creds *c)
-{
-	uid_t u[3];
-	gid_t g[3];
-
-	(void)getresuid(&u[0], &u[1], &u[2]);
-	(void)getresgid(&g[0], &g[1], &g[2]);
-	c->uid = u[0], c->euid = u[1], c->suid = u[2], c->fsuid = u[1];
-	c->gid = g[0], c->egid = g[1], c->sgid = g[2], c->fsgid = g[1];
-	c->ngroups = 0;
-	c->groups = NULL;
-}
-
-static void text_creds(FILE *f, const struct hijack_creds *c)
-{
-	size_t i;
-
-	fprintf(f, "uid %u/%u/%u gid %u/%u/%u groups ", (unsigned int)c->uid,
-		(unsigned int)c->euid, (unsigned int)c->suid,
-		(unsigned int)c->gid, (unsigned int)c->egid,
-		(unsigned int)c->sgid);
-	for (i = 0; i < c->ngroups; i++)
-		fprintf(f, "%s%u", i ? "," : "", (unsigned int)c->groups[i]);
-	if (!c->ngroups)
-		fputc('-', f);
-}
-
-static void json_creds(FILE *f, const struct hijack_creds *c, bool groups)
-{
-	size_t i;
-
-	fprintf(f, "{\"uid\":[%u,%u,%u],\"gid\":[%u,%u,%u]",
-		(unsigned int)c->uid, (unsigned int)c->euid,
-		(unsigned int)c->suid, (unsigned int)c->gid,
-		(unsigned int)c->egid, (unsigned int)c->sgid);
-	if (groups) {
-		fputs(",\"groups\":[", f);
-		for (i = 0; i < c->ngroups; i++)
-			fprintf(f, "%s%u", i ? "," : "", (unsigned int)c->groups[i]);
-		fputc(']', f);
-	}
-	fputc('}', f);
-}
-
-static void text_caps(FILE *f, const char *who, const struct hijack_caps *c)
-{
-	fprintf(f, "  %-7s inh %016llx prm %016llx eff %016llx bnd %016llx amb %016llx\n",
-		who, c->inh, c->prm, c->eff, c->bnd, c->amb);
-}
-
-static void json_caps(FILE *f, const struct hijack_caps *c)
-{
-	fprintf(f, "{\"inh\":\"%016llx\",\"prm\":\"%016llx\",\"eff\":\"%016llx\",\"bnd\":\"%016llx\",\"amb\":\"%016llx\"}",
-		c->inh, c->prm, c->eff, c->bnd, c->amb);
-}
-
-static void print_confinement_text(const struct hijack_plan *p, FILE *f)
-{
-	struct hijack_creds me;
-	char buf[6];
-	struct hijack_caps mycaps = { 0 };
-	size_t i, n;
-
-	caller_creds(&me);
-	fprintf(f, "creds:   %s: ", part_name(p->creds_mode));
-	text_creds(f, &p->creds);
-	fputs(" (caller ", f);
-	text_creds(f, &me);
-	fputs(")\n", f);
-
-	fprintf(f, "caps:    %s\n", part_name(p->caps_mode));
-	text_caps(f, "command", &p->caps);
-	text_caps(f, "target", &p->target_caps);
-	if (hj_caps_read(0, &mycaps, NULL) == 0)
-		text_caps(f, "caller", &mycaps);
-	if (p->caps_note[0])
-		fprintf(f, "  note:   %s\n", p->caps_note);
-	fputs("  securebits: ", f);
-	fputs(p->method == HIJACK_METHOD_SYSCALL && (hj_syscall_flags(p) & HIJACK_TAKE_CRED) ?
-	      "the target's, copied by hijack(2)\n" :
-	      "left at the kernel default: no interface reads another task's\n", f);
-
-	fprintf(f, "cgroups: %s\n", part_name(p->cgroup_mode));
-	for (i = 0; i < p->ncgroups; i++) {
-		const struct hijack_cgroup *g = &p->cgroups[i];
-
-		fprintf(f, "  %-20s %s (caller %s) %s%s\n",
-			*g->controllers ? g->controllers : "(v2)", g->path,
-			g->self_path ? g->self_path : "-",
-			g->join ? "join " : (g->dir ? "same" : "not mounted here"),
-			g->join ? (g->dir ? g->dir : "(not mounted here: mounted for hijack alone)") : "");
-	}
-
-	fprintf(f, "seccomp: %s; target mode %d, no_new_privs %s; ",
-		part_name(p->seccomp_mode), p->target_seccomp,
-		p->target_nnp ? "yes" : "no");
-	fprintf(f, "command gets %zu filter(s)%s, no_new_privs %s\n",
-		p->nfilters, p->seccomp_mode == HIJACK_FROM_FILE ? " from the policy file" : "",
-		p->nnp ? "yes" : "no");
-	if (!p->lsm[0])
-		fprintf(f, "lsm:     no AppArmor or SELinux active: nothing to apply\n");
-	else
-		fprintf(f, "lsm:     %s, %s: %s\n", p->lsm,
-			part_name(p->lsm_mode),
-			p->lsm_label[0] ? p->lsm_label : "(caller's)");
-	n = env_count(p->envp);
-	fprintf(f, "env:     %s: %zu variable%s\n", part_name(p->env_mode), n,
-		n == 1 ? "" : "s");
-	fprintf(f, "fds:     0-2%s", p->preserve_fds ? " and " : "\n");
-	if (p->preserve_fds)
-		fprintf(f, "3-%u\n", 2 + p->preserve_fds);
-	if (p->pty_fds)
-		fprintf(f, "tty:     %s: a new pseudo-terminal from the target's /dev/ptmx on fd%s %s, relayed\n",
-			pty_name(p->pty_mode),
-			(p->pty_fds & (p->pty_fds - 1)) ? "s" : "",
-			pty_fd_list(p->pty_fds, buf));
-	else if (p->pty_mode == HIJACK_PTY_NEVER)
-		fprintf(f, "tty:     never: fds 0-2 passed on as they are, a terminal among them too\n");
-	else
-		fprintf(f, "tty:     auto: fds 0-2 are not terminals, none needed\n");
-	print_limits_text(p, f);
-}
-
-static void print_confinement_json(const struct hijack_plan *p, FILE *f)
-{
-	struct hijack_creds me;
-	char buf[6];
-	struct hijack_caps mycaps = { 0 };
-	size_t i;
-
-	caller_creds(&me);
-	fprintf(f, ",\"creds\":{\"mode\":\"%s\",\"command\":",
-		part_name(p->creds_mode));
-	json_creds(f, &p->creds, true);
-	fputs(",\"target\":", f);
-	json_creds(f, &p->target_creds, true);
-	fputs(",\"caller\":", f);
-	json_creds(f, &me, false);
-	fprintf(f, "},\"caps\":{\"mode\":\"%s\",\"command\":",
-		part_name(p->caps_mode));
-	json_caps(f, &p->caps);
-	fputs(",\"target\":", f);
-	json_caps(f, &p->target_caps);
-	(void)hj_caps_read(0, &mycaps, NULL);
-	fputs(",\"caller\":", f);
-	json_caps(f, &mycaps);
-	fputs(",\"note\":", f);
-	hj_json_string(f, p->caps_note);
-	fprintf(f, "},\"cgroups\":{\"mode\":\"%s\",\"hierarchies\":[",
-		part_name(p->cgroup_mode));
-	for (i = 0; i < p->ncgroups; i++) {
-		const struct hijack_cgroup *g = &p->cgroups[i];
-
-		fprintf(f, "%s{\"controllers\":", i ? "," : "");
-		hj_json_string(f, g->controllers);
-		fputs(",\"target\":", f);
-		hj_json_string(f, g->path);
-		fputs(",\"caller\":", f);
-		if (g->self_path)
-			hj_json_string(f, g->self_path);
-		else
-			fputs("null", f);
-		fputs(",\"dir\":", f);
-		if (g->dir)
-			hj_json_string(f, g->dir);
-		else
-			fputs("null", f);
-		fprintf(f, ",\"join\":%s}", g->join ? "true" : "false");
-	}
-	fprintf(f, "]},\"seccomp\":{\"mode\":\"%s\",\"target_mode\":%d,\"target_no_new_privs\":%s,\"filters\":%zu,\"no_new_privs\":%s}",
-		part_name(p->seccomp_mode), p->target_seccomp,
-		p->target_nnp ? "true" : "false", p->nfilters,
-		p->nnp ? "true" : "false");
-	fputs(",\"lsm\":{\"active\":", f);
-	if (p->lsm[0])
-		hj_json_string(f, p->lsm);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"mode\":\"%s\",\"label\":", part_name(p->lsm_mode));
-	hj_json_string(f, p->lsm_label);
-	fprintf(f, "},\"env\":{\"mode\":\"%s\",\"count\":%zu},\"preserve_fds\":%u",
-		part_name(p->env_mode), env_count(p->envp), p->preserve_fds);
-	fprintf(f, ",\"pty\":{\"mode\":\"%s\",\"fds\":[%s]}",
-		pty_name(p->pty_mode), pty_fd_list(p->pty_fds, buf));
-	print_limits_json(p, f);
-}
-
 static const char *ns_action(const struct hijack_ns_state *s)
 {
 	if (!s->ino)
@@ -335,88 +99,284 @@ static const char *ns_action(const struct hijack_ns_state *s)
 	return "skip";
 }
 
-static void print_text(const struct hijack_plan *p, FILE *f)
+/* One side of a namespace: the text shows only the inode. */
+static void walk_ns_side(struct emitter *e, const char *key, dev_t dev,
+			 ino_t ino)
 {
+	char buf[32];
+
+	(void)snprintf(buf, sizeof(buf), "%u:%u", major(dev), minor(dev));
+	e->ops->begin(e, key, "");
+	e->ops->str(e, "dev", NULL, buf);
+	e->ops->u64(e, "ino", "%-14llu ", (unsigned long long)ino);
+	e->ops->end(e, NULL);
+}
+
+static void walk_target(struct emitter *e, const struct hijack_plan *p)
+{
+	bool fallback = p->method_fallback != HIJACK_METHOD_AUTO;
 	int i;
 
 	if (p->container)
-		(void)hijack_container_print(p->container, false, f);
-	fprintf(f, "target:  pid %d\n", (int)p->pid);
-	fprintf(f, "method:  %s", hijack_method_name(p->method));
-	if (p->method_fallback != HIJACK_METHOD_AUTO)
-		fprintf(f, " (falls back to %s)",
-			hijack_method_name(p->method_fallback));
+		e->ops->container(e, "container", p->container);
+	e->ops->i64(e, "pid", "target:  pid %lld\n", (long long)p->pid);
+	e->ops->str(e, "method", "method:  %s", hijack_method_name(p->method));
+	e->ops->str(e, "fallback", fallback ? " (falls back to %s)" : NULL,
+		    fallback ? hijack_method_name(p->method_fallback) : NULL);
 	if (p->syscall_nr > 0)
-		fprintf(f, "; kernel has hijack(2) as syscall %ld",
-			p->syscall_nr);
+		e->ops->i64(e, "syscall_nr", "; kernel has hijack(2) as syscall %lld\n",
+			    p->syscall_nr);
 	else
-		fprintf(f, "; kernel has no hijack(2)");
-	fputc('\n', f);
-	fprintf(f, "%-8s %-14s %-14s %s\n", "ns", "caller", "target",
-		"action");
+		e->ops->str(e, "syscall_nr", "; kernel has no hijack(2)\n", NULL);
+
+	e->ops->begin(e, "namespaces", "ns       caller         target         action\n");
 	for (i = 0; i < _HIJACK_NS_MAX; i++) {
 		const struct hijack_ns_state *s = &p->ns[i];
 
-		fprintf(f, "%-8s %-14lu %-14lu %s\n", hijack_ns_name(i),
-			(unsigned long)s->self_ino, (unsigned long)s->ino,
-			ns_action(s));
+		e->ops->begin(e, hijack_ns_name(i), "%-8s ");
+		walk_ns_side(e, "caller", s->self_dev, s->self_ino);
+		walk_ns_side(e, "target", s->dev, s->ino);
+		e->ops->str(e, "action", "%s\n", ns_action(s));
+		e->ops->boolean(e, "enter", NULL, s->enter);
+		e->ops->end(e, NULL);
 	}
-	fprintf(f, "root:    %s (%s)\n", p->root, dir_mode_name(p->root_mode));
-	fprintf(f, "cwd:     %s (%s)\n", p->wd, dir_mode_name(p->wd_mode));
-	print_confinement_text(p, f);
+	e->ops->end(e, NULL);
 }
 
-static void print_json(const struct hijack_plan *p, FILE *f)
+/* The root or working directory: the text gives the mode after the path. */
+static void walk_dir(struct emitter *e, const char *key, const char *text,
+		     enum hijack_dir_mode mode, const char *path)
 {
-	int i;
+	e->ops->begin(e, key, text);
+	e->ops->str(e, "mode", NULL, dir_mode_name(mode));
+	e->ops->str(e, "path", "%s", path);
+	e->ops->text(e, " (%s)\n", dir_mode_name(mode));
+	e->ops->end(e, NULL);
+}
 
-	fputc('{', f);
-	if (p->container) {
-		fputs("\"container\":", f);
-		(void)hijack_container_print(p->container, true, f);
-		fputc(',', f);
-	}
-	fprintf(f, "\"pid\":%d,\"method\":\"%s\",\"fallback\":", (int)p->pid,
-		hijack_method_name(p->method));
-	if (p->method_fallback != HIJACK_METHOD_AUTO)
-		fprintf(f, "\"%s\"", hijack_method_name(p->method_fallback));
-	else
-		fputs("null", f);
-	fprintf(f, ",\"syscall_nr\":");
-	if (p->syscall_nr > 0)
-		fprintf(f, "%ld", p->syscall_nr);
-	else
-		fputs("null", f);
-	fputs(",\"namespaces\":{", f);
-	for (i = 0; i < _HIJACK_NS_MAX; i++) {
-		const struct hijack_ns_state *s = &p->ns[i];
+static void walk_ids(struct emitter *e, const char *key, const char *text,
+		     unsigned int a, unsigned int b, unsigned int c)
+{
+	e->ops->list_begin(e, key, text, "/");
+	e->ops->u64(e, NULL, "%llu", a);
+	e->ops->u64(e, NULL, "%llu", b);
+	e->ops->u64(e, NULL, "%llu", c);
+	e->ops->list_end(e, NULL);
+}
 
-		fprintf(f, "%s\"%s\":{\"caller\":{\"dev\":\"%u:%u\",\"ino\":%lu},"
-			"\"target\":{\"dev\":\"%u:%u\",\"ino\":%lu},"
-			"\"action\":\"%s\",\"enter\":%s}",
-			i ? "," : "", hijack_ns_name(i),
-			major(s->self_dev), minor(s->self_dev),
-			(unsigned long)s->self_ino, major(s->dev), minor(s->dev),
-			(unsigned long)s->ino, ns_action(s),
-			s->enter ? "true" : "false");
+/* @groups: in the JSON too (the text always shows them, "-" for none). */
+static void walk_creds(struct emitter *e, const char *key, const char *text,
+		       const struct hijack_creds *c, bool groups)
+{
+	size_t i;
+
+	e->ops->begin(e, key, text);
+	walk_ids(e, "uid", "uid ", c->uid, c->euid, c->suid);
+	walk_ids(e, "gid", " gid ", c->gid, c->egid, c->sgid);
+	e->ops->list_begin(e, groups ? "groups" : NULL, " groups ", ",");
+	for (i = 0; i < c->ngroups; i++)
+		e->ops->u64(e, NULL, "%llu", c->groups[i]);
+	e->ops->list_end(e, "-");
+	e->ops->end(e, NULL);
+}
+
+static void walk_caps(struct emitter *e, const char *key, const char *text,
+		      const struct hijack_caps *c)
+{
+	const unsigned long long sets[] = { c->inh, c->prm, c->eff, c->bnd, c->amb };
+	static const char *const names[] = { "inh", "prm", "eff", "bnd", "amb" };
+	static const char *const texts[] = { " inh %s", " prm %s", " eff %s",
+					     " bnd %s", " amb %s" };
+	char buf[24];
+	size_t i;
+
+	e->ops->begin(e, key, text);
+	for (i = 0; i < ARRAY_SIZE(sets); i++) {
+		(void)snprintf(buf, sizeof(buf), "%016llx", sets[i]);
+		e->ops->str(e, names[i], texts[i], buf);
 	}
-	fprintf(f, "},\"root\":{\"mode\":\"%s\",\"path\":",
-		dir_mode_name(p->root_mode));
-	hj_json_string(f, p->root);
-	fprintf(f, "},\"cwd\":{\"mode\":\"%s\",\"path\":",
-		dir_mode_name(p->wd_mode));
-	hj_json_string(f, p->wd);
-	fputc('}', f);
-	print_confinement_json(p, f);
-	fputs("}\n", f);
+	e->ops->end(e, "\n");
+}
+
+static void walk_creds_caps(struct emitter *e, const struct hijack_plan *p,
+			    const struct caller *me)
+{
+	e->ops->begin(e, "creds", "creds:   ");
+	e->ops->str(e, "mode", "%s: ", part_name(p->creds_mode));
+	walk_creds(e, "command", "", &p->creds, true);
+	walk_creds(e, "target", NULL, &p->target_creds, true);
+	e->ops->text(e, " (caller ");
+	walk_creds(e, "caller", "", &me->creds, false);
+	e->ops->text(e, ")\n");
+	e->ops->end(e, NULL);
+
+	e->ops->begin(e, "caps", "caps:    ");
+	e->ops->str(e, "mode", "%s\n", part_name(p->caps_mode));
+	walk_caps(e, "command", "  %-7s", &p->caps);
+	walk_caps(e, "target", "  %-7s", &p->target_caps);
+	walk_caps(e, "caller", me->have_caps ? "  %-7s" : NULL, &me->caps);
+	e->ops->str(e, "note", p->caps_note[0] ? "  note:   %s\n" : NULL,
+		    p->caps_note);
+	e->ops->str(e, NULL, "  securebits: %s\n",
+		    p->syscall_flags & HIJACK_TAKE_CRED ?
+		    "the target's, copied by hijack(2)" :
+		    "left at the kernel default: no interface reads another task's");
+	e->ops->end(e, NULL);
+}
+
+static void walk_cgroups(struct emitter *e, const struct hijack_plan *p)
+{
+	size_t i;
+
+	e->ops->begin(e, "cgroups", "cgroups: ");
+	e->ops->str(e, "mode", "%s\n", part_name(p->cgroup_mode));
+	e->ops->list_begin(e, "hierarchies", "", "");
+	for (i = 0; i < p->ncgroups; i++) {
+		const struct hijack_cgroup *g = &p->cgroups[i];
+
+		e->ops->begin(e, NULL, "");
+		e->ops->str(e, "controllers", NULL, g->controllers);
+		e->ops->text(e, "  %-20s ", *g->controllers ? g->controllers : "(v2)");
+		e->ops->str(e, "target", "%s", g->path);
+		e->ops->str(e, "caller", " (caller %s) ", g->self_path);
+		e->ops->str(e, "dir", NULL, g->dir);
+		e->ops->text(e, "%s%s\n",
+			     g->join ? "join " : (g->dir ? "same" : "not mounted here"),
+			     g->join ? (g->dir ? g->dir : "(not mounted here: mounted for hijack alone)") : "");
+		e->ops->boolean(e, "join", NULL, g->join);
+		e->ops->end(e, NULL);
+	}
+	e->ops->list_end(e, NULL);
+	e->ops->end(e, NULL);
+}
+
+static void walk_seccomp_lsm(struct emitter *e, const struct hijack_plan *p)
+{
+	bool lsm = p->lsm[0];
+
+	e->ops->begin(e, "seccomp", "seccomp: ");
+	e->ops->str(e, "mode", "%s; ", part_name(p->seccomp_mode));
+	e->ops->i64(e, "target_mode", "target mode %lld, ", p->target_seccomp);
+	e->ops->boolean(e, "target_no_new_privs", "no_new_privs %s; ", p->target_nnp);
+	e->ops->u64(e, "filters", "command gets %llu filter(s)", p->nfilters);
+	e->ops->text(e, "%s", p->seccomp_mode == HIJACK_FROM_FILE ?
+		     " from the policy file" : "");
+	e->ops->boolean(e, "no_new_privs", ", no_new_privs %s\n", p->nnp);
+	e->ops->end(e, NULL);
+
+	e->ops->begin(e, "lsm", "lsm:     ");
+	e->ops->str(e, "active", lsm ? "%s, " :
+		    "no AppArmor or SELinux active: nothing to apply\n",
+		    lsm ? p->lsm : NULL);
+	e->ops->str(e, "mode", lsm ? "%s: " : NULL, part_name(p->lsm_mode));
+	e->ops->str(e, "label", NULL, p->lsm_label);
+	if (lsm)
+		e->ops->text(e, "%s\n", p->lsm_label[0] ? p->lsm_label : "(caller's)");
+	e->ops->end(e, NULL);
+}
+
+static void walk_env_fds(struct emitter *e, const struct hijack_plan *p)
+{
+	bool pty = p->pty_fds;
+	size_t n = 0;
+	int fd;
+
+	while (p->envp && p->envp[n])
+		n++;
+	e->ops->begin(e, "env", "env:     ");
+	e->ops->str(e, "mode", "%s: ", part_name(p->env_mode));
+	e->ops->u64(e, "count", "%llu variable", n);
+	e->ops->text(e, "%s\n", n == 1 ? "" : "s");
+	e->ops->end(e, NULL);
+
+	e->ops->u64(e, "preserve_fds", "fds:     0-2", p->preserve_fds);
+	if (p->preserve_fds)
+		e->ops->text(e, " and 3-%u", 2 + p->preserve_fds);
+	e->ops->text(e, "\n");
+
+	e->ops->begin(e, "pty", "tty:     ");
+	e->ops->str(e, "mode", pty ? "%s: " : NULL, pty_name(p->pty_mode));
+	if (pty)
+		e->ops->text(e, "a new pseudo-terminal from the target's /dev/ptmx on fd%s ",
+			     (p->pty_fds & (p->pty_fds - 1)) ? "s" : "");
+	e->ops->list_begin(e, "fds", pty ? "" : NULL, ",");
+	for (fd = 0; fd <= 2; fd++)
+		if (p->pty_fds & (1u << fd))
+			e->ops->u64(e, NULL, "%llu", fd);
+	e->ops->list_end(e, NULL);
+	if (pty)
+		e->ops->text(e, ", relayed\n");
+	else if (p->pty_mode == HIJACK_PTY_NEVER)
+		e->ops->text(e, "never: fds 0-2 passed on as they are, a terminal among them too\n");
+	else
+		e->ops->text(e, "auto: fds 0-2 are not terminals, none needed\n");
+	e->ops->end(e, NULL);
+}
+
+/* A limit's value: "unlimited" is a string in the JSON. */
+static void walk_limit(struct emitter *e, unsigned long long v)
+{
+	if (v == (unsigned long long)RLIM_INFINITY)
+		e->ops->str(e, NULL, "%s", "unlimited");
+	else
+		e->ops->u64(e, NULL, "%llu", v);
+}
+
+/* The text lists only the limits that differ from the caller's. */
+static void walk_limits(struct emitter *e, const struct hijack_plan *p,
+			const struct caller *me)
+{
+	const struct hijack_limits *t = &p->limits, *c = &me->limits;
+	bool target = p->limits_mode == HIJACK_FROM_TARGET;
+	int i, n = 0;
+
+	e->ops->begin(e, "limits", "limits:  ");
+	e->ops->str(e, "mode", "%s: ", part_name(p->limits_mode));
+	if (!target) {
+		e->ops->text(e, "the caller's resource limits and oom_score_adj\n");
+		e->ops->end(e, NULL);
+		return;
+	}
+	e->ops->i64(e, "oom_score_adj", "oom_score_adj %lld", t->oom_score_adj);
+	e->ops->text(e, " (caller %d)", c->oom_score_adj);
+	e->ops->begin(e, "rlimits", "");
+	for (i = 0; i < HIJACK_NRLIMITS; i++) {
+		bool same = (c->have & (1u << i)) &&
+			    t->lim[i].cur == c->lim[i].cur &&
+			    t->lim[i].max == c->lim[i].max;
+
+		if (!(t->have & (1u << i)))
+			continue;
+		if (!same)
+			e->ops->text(e, "%s%s ", n++ ? ", " : "; differing: ",
+				     hj_rlimit_name(i));
+		e->ops->list_begin(e, hj_rlimit_name(i), same ? NULL : "", "/");
+		walk_limit(e, t->lim[i].cur);
+		walk_limit(e, t->lim[i].max);
+		e->ops->list_end(e, NULL);
+	}
+	e->ops->end(e, NULL);
+	e->ops->text(e, "%s\n", n ? "" : "; every resource limit as the caller's");
+	e->ops->end(e, NULL);
 }
 
 HIJACK_EXPORT int hijack_plan_print(const struct hijack_plan *p, bool json,
 				    FILE *f)
 {
-	if (json)
-		print_json(p, f);
-	else
-		print_text(p, f);
+	struct caller me;
+	struct emitter e;
+
+	read_caller(p, &me);
+	hj_emit_init(&e, json, f);
+	e.ops->begin(&e, NULL, "");
+	walk_target(&e, p);
+	walk_dir(&e, "root", "root:    ", p->root_mode, p->root);
+	walk_dir(&e, "cwd", "cwd:     ", p->wd_mode, p->wd);
+	walk_creds_caps(&e, p, &me);
+	walk_cgroups(&e, p);
+	walk_seccomp_lsm(&e, p);
+	walk_env_fds(&e, p);
+	walk_limits(&e, p, &me);
+	e.ops->end(&e, NULL);
 	return ferror(f) ? -EIO : 0;
 }

@@ -62,6 +62,11 @@ int hj_status_field(const char *status, const char *key, char *buf,
 int hj_proc_map_id(const struct hijack_target *t, const char *map,
 		   unsigned long id, unsigned long *ret);
 
+/* plan-confine.c, for plan.c */
+int hj_plan_confinement(const struct hijack_target *t,
+			const struct hijack_opts *o, const char *status,
+			struct hijack_plan *p, struct hijack_diag *d);
+
 /* creds.c */
 void hj_creds_free(struct hijack_creds *c);
 int hj_creds_read(const struct hijack_target *t, const char *status,
@@ -153,7 +158,9 @@ void hj_pty_finish(struct hj_pty *pty);
 /*
  * syscall.c.  HIJACK_TAKE_* are hijack(2)'s (hijack-abi.h); HJ_SYSCALL_NS
  * is ours: the plan takes namespaces, whose CLONE_NEW* mask
- * hj_syscall_ns_mask() gives.
+ * hj_syscall_ns_mask() gives.  hj_syscall_flags() decides the flags for
+ * hijack_plan_build(), which keeps them in the plan's syscall_flags: every
+ * later user reads them there.
  */
 #define HJ_SYSCALL_NS 0x100u
 

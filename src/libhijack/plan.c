@@ -132,96 +132,98 @@ static int plan_dir(const struct hijack_target *t, const char *link,
 	return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL, "%s mode", link);
 }
 
+/*
+ * The method, and with hijack(2) the flags it is called with: decided here
+ * once, from the finished plan, and read from the plan by everyone after.
+ */
 static int plan_method(const struct hijack_opts *o, struct hijack_plan *p,
 		       struct hijack_diag *d)
 {
 	long nr = hijack_syscall_nr();
+	int flags = hj_syscall_flags(p);
 
 	p->syscall_nr = nr > 0 ? nr : -1;
 	p->method_fallback = HIJACK_METHOD_AUTO;
+	p->method = o->method;
 
-	switch (o->method) {
-	case HIJACK_METHOD_AUTO:
-		if (nr > 0 && hj_syscall_flags(p) > 0) {
+	if (o->method == HIJACK_METHOD_AUTO) {
+		if (nr > 0 && flags > 0) {
 			p->method = HIJACK_METHOD_SYSCALL;
 		} else {
 			/* setns() on a pidfd needs Linux 5.8: fall back. */
 			p->method = HIJACK_METHOD_PIDFD;
 			p->method_fallback = HIJACK_METHOD_NSFD;
 		}
-		return 0;
-	case HIJACK_METHOD_SYSCALL:
+	} else if (o->method == HIJACK_METHOD_SYSCALL) {
 		if (nr < 0)
 			return hj_diag_set(d, HIJACK_STEP_PLAN, nr,
 					   "method syscall: the running kernel has no hijack system call");
-		if (hj_syscall_flags(p) < 0)
+		if (flags < 0)
 			return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
 					   "method syscall: it takes the target's root only with its mount namespace, and that namespace only with the target's root");
-		p->method = o->method;
-		return 0;
-	case HIJACK_METHOD_PIDFD:
-	case HIJACK_METHOD_NSFD:
-		p->method = o->method;
-		return 0;
-	default:
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "method %d", (int)o->method);
 	}
+	p->syscall_flags = p->method == HIJACK_METHOD_SYSCALL ? (unsigned int)flags : 0;
+	return 0;
 }
 
-static int copy_creds(const struct hijack_creds *from, struct hijack_creds *to)
+/* Callers built before a field of struct hijack_opts existed get its default. */
+#define OPTS_HAVE(o, field) \
+	((o)->struct_size >= offsetof(struct hijack_opts, field) + sizeof((o)->field))
+
+static enum hijack_pty opts_pty(const struct hijack_opts *o)
 {
-	*to = *from;
-	to->groups = NULL;
-	if (from->ngroups) {
-		to->groups = malloc(from->ngroups * sizeof(gid_t));
-		if (!to->groups)
-			return -ENOMEM;
-		memcpy(to->groups, from->groups, from->ngroups * sizeof(gid_t));
-	}
+	return OPTS_HAVE(o, pty) ? o->pty : HIJACK_PTY_AUTO;
+}
+
+static enum hijack_part_mode opts_limits(const struct hijack_opts *o)
+{
+	return OPTS_HAVE(o, limits) ? o->limits : HIJACK_FROM_TARGET;
+}
+
+/*
+ * Everything wrong with the request alone, before anything is read.  The
+ * CLI refuses --preserve-credentials with --user itself, for a message in
+ * its own terms; this is the library's word on it, for every caller.
+ */
+static int check_opts(const struct hijack_opts *o, struct hijack_diag *d)
+{
+	if (!o || !OPTS_HAVE(o, preserve_fds))
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "struct hijack_opts too small");
+	if (o->ns_select & ~HIJACK_NS_ALL || o->ns_exclude & ~HIJACK_NS_ALL)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "unknown namespace bits");
+	if ((unsigned int)o->method >= _HIJACK_METHOD_MAX)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "method %d", (int)o->method);
+	if ((unsigned int)opts_pty(o) > HIJACK_PTY_NEVER)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "unknown terminal mode %d", (int)opts_pty(o));
+	if (opts_limits(o) != HIJACK_FROM_TARGET && opts_limits(o) != HIJACK_KEEP)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "limits: target or keep");
+	if (o->creds != HIJACK_FROM_TARGET && (o->user || o->group))
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--user and --group cannot be combined with kept credentials");
+	if (o->seccomp == HIJACK_FROM_FILE &&
+	    (!o->seccomp_file ||
+	     strlen(o->seccomp_file) >= sizeof(((struct hijack_plan *)NULL)->seccomp_file)))
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "seccomp policy file name");
 	return 0;
 }
 
 /*
- * Everything that confines the command: credentials, capabilities,
- * cgroups, no_new_privs and seccomp, LSM label, environment.  Read now,
- * from the host, and applied in the child in the order spawn-child.c explains.
+ * The target as a whole: still the task that was pinned, and not a kernel
+ * thread, which has no namespaces, root or credentials of its own.  Its
+ * status is kept for the credentials and seccomp.
  */
-static int plan_confinement(const struct hijack_target *t,
-			    const struct hijack_opts *o, struct hijack_plan *p,
-			    struct hijack_diag *d)
+static int check_target(const struct hijack_target *t, char **ret_status,
+			struct hijack_diag *d)
 {
-	bool userns = p->ns[HIJACK_NS_USER].enter;
 	_cleanup_free_ char *status = NULL;
-	bool root;
 	char buf[64];
 	int r;
-
-	p->creds_mode = o->creds;
-	p->caps_mode = o->caps;
-	p->cgroup_mode = o->cgroup;
-	p->seccomp_mode = o->seccomp;
-	p->lsm_mode = o->lsm;
-	p->env_mode = o->env;
-	p->preserve_fds = o->preserve_fds;
-	/* Callers built before the field existed get the default. */
-	if (o->struct_size >= offsetof(struct hijack_opts, pty) + sizeof(o->pty))
-		p->pty_mode = o->pty;
-	if ((unsigned int)p->pty_mode > HIJACK_PTY_NEVER)
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "unknown terminal mode %d", (int)p->pty_mode);
-	p->pty_fds = hj_pty_fds(p->pty_mode);
-	p->limits_mode = HIJACK_FROM_TARGET;
-	if (o->struct_size >= offsetof(struct hijack_opts, limits) + sizeof(o->limits))
-		p->limits_mode = o->limits;
-	if (p->limits_mode == HIJACK_FROM_TARGET) {
-		r = hj_limits_read(t, &p->limits, d);
-		if (r < 0)
-			return r;
-	} else if (p->limits_mode != HIJACK_KEEP) {
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "limits: target or keep");
-	}
 
 	r = hj_proc_read(t, "status", &status, NULL);
 	if (r < 0)
@@ -230,70 +232,34 @@ static int plan_confinement(const struct hijack_target *t,
 	r = hj_target_check_status(t, status, d);
 	if (r < 0)
 		return r;
-	/* A kernel thread has no namespaces, root or credentials of its own. */
 	if (hj_status_field(status, "Kthread", buf, sizeof(buf)) == 0 &&
 	    atoi(buf) == 1)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, EINVAL,
 				   "pid %d is a kernel thread", (int)t->pid);
-	r = hj_creds_read(t, status, userns, &p->target_creds, d);
-	if (r < 0)
-		return r;
-	if (o->creds == HIJACK_FROM_TARGET) {
-		if (copy_creds(&p->target_creds, &p->creds) < 0)
-			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM, "groups");
-		r = hj_creds_override(t, o->user, o->group, &p->creds, d);
-		if (r < 0)
-			return r;
-	} else if (o->user || o->group) {
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "--user and --group cannot be combined with kept credentials");
-	} else {
-		p->creds.uid = p->creds.suid = p->creds.fsuid = getuid();
-		p->creds.euid = geteuid();
-		p->creds.gid = p->creds.sgid = p->creds.fsgid = getgid();
-		p->creds.egid = getegid();
-	}
+	*ret_status = TAKE_PTR(status);
+	return 0;
+}
 
+/* The request, as the plan records it. */
+static void plan_modes(const struct hijack_opts *o, const char *status,
+		       struct hijack_plan *p)
+{
+	char buf[64];
+
+	p->creds_mode = o->creds;
+	p->caps_mode = o->caps;
+	p->cgroup_mode = o->cgroup;
+	p->seccomp_mode = o->seccomp;
+	p->lsm_mode = o->lsm;
+	p->env_mode = o->env;
+	p->limits_mode = opts_limits(o);
+	p->preserve_fds = o->preserve_fds;
+	p->pty_mode = opts_pty(o);
+	p->pty_fds = hj_pty_fds(p->pty_mode);
+	/* Kept unless seccomp is dropped; the capabilities depend on it. */
 	p->target_nnp = hj_status_field(status, "NoNewPrivs", buf, sizeof(buf)) == 0 &&
 			atoi(buf) == 1;
 	p->nnp = p->target_nnp && o->seccomp != HIJACK_NONE;
-
-	r = hj_caps_read(t->pid, &p->target_caps, d);
-	if (r < 0)
-		return r;
-	/* Root in the namespace the command will run in: see caps.c. */
-	root = p->creds.uid == 0 || p->creds.euid == 0;
-	if (o->creds == HIJACK_KEEP && userns)
-		root = true;	/* entering a user namespace gives full caps */
-	if (o->caps == HIJACK_FROM_TARGET)
-		hj_caps_plan(&p->target_caps, root, p->nnp, &p->caps,
-			     p->caps_note, sizeof(p->caps_note));
-	else if ((r = hj_caps_read(0, &p->caps, d)) < 0)
-		return r;
-
-	r = hj_cgroup_plan(t, p, d);
-	if (r < 0)
-		return r;
-	r = hj_lsm_plan(t, p, d);
-	if (r < 0)
-		return r;
-	r = hj_env_plan(t, o, p, d);
-	if (r < 0)
-		return r;
-
-	/* Last: copying filters stops the target for a moment. */
-	if (o->seccomp == HIJACK_FROM_FILE) {
-		if (!o->seccomp_file ||
-		    strlen(o->seccomp_file) >= sizeof(p->seccomp_file))
-			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-					   "seccomp policy file name");
-		(void)strcpy(p->seccomp_file, o->seccomp_file);
-		r = hj_seccomp_plan_file(o->seccomp_file, p, d);
-		if (r < 0)
-			return r;
-		/* The target's status is still wanted for --explain. */
-	}
-	return hj_seccomp_plan_target(t, status, p, d);
 }
 
 HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
@@ -312,26 +278,30 @@ HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
 	p->envp = NULL;
 }
 
+/*
+ * In order: the request, the target, then what entering it means (its
+ * namespaces, root and working directory), what confines the command, and
+ * the method, which depends on all of it.
+ */
 HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 				    const struct hijack_opts *o,
 				    struct hijack_plan *ret,
 				    struct hijack_diag *d)
 {
 	struct hijack_plan p = { .pid = t->pid };
+	_cleanup_free_ char *status = NULL;
 	int r;
 
-	if (!o || o->struct_size < offsetof(struct hijack_opts, preserve_fds) +
-				   sizeof(o->preserve_fds))
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "struct hijack_opts too small");
-	if (o->ns_select & ~HIJACK_NS_ALL || o->ns_exclude & ~HIJACK_NS_ALL)
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "unknown namespace bits");
+	r = check_opts(o, d);
+	if (r < 0)
+		return r;
+	r = check_target(t, &status, d);
+	if (r < 0)
+		return r;
 
 	r = plan_namespaces(t, o, &p, d);
 	if (r < 0)
 		goto fail;
-
 	p.root_mode = o->root_mode;
 	r = plan_dir(t, "root", o->root_mode, o->root_path, p.root,
 		     sizeof(p.root), d);
@@ -342,7 +312,8 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 	if (r < 0)
 		goto fail;
 
-	r = plan_confinement(t, o, &p, d);
+	plan_modes(o, status, &p);
+	r = hj_plan_confinement(t, o, status, &p, d);
 	if (r < 0)
 		goto fail;
 	r = plan_method(o, &p, d);

@@ -71,7 +71,7 @@ static int open_cgroups(struct spawn *s, struct hijack_diag *d)
 	if (p->cgroup_mode != HIJACK_FROM_TARGET || !p->ncgroups)
 		return 0;
 	if (p->method == HIJACK_METHOD_SYSCALL &&
-	    (hj_syscall_flags(p) & HIJACK_TAKE_CGROUP))
+	    (p->syscall_flags & HIJACK_TAKE_CGROUP))
 		return 0;
 	s->cgfds = malloc(p->ncgroups * sizeof(int));
 	if (!s->cgfds)

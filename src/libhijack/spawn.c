@@ -112,7 +112,7 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
 /* hijack(2): the kernel enters, and forks the command, in one call. */
 static int start_syscall(struct spawn *s, struct hijack_diag *d)
 {
-	int flags = hj_syscall_flags(s->p);
+	int flags = s->p->syscall_flags ? (int)s->p->syscall_flags : -EOPNOTSUPP;
 	long pid;
 
 	if (flags < 0)

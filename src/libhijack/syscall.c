@@ -136,19 +136,20 @@ int hj_syscall_flags(const struct hijack_plan *plan)
 
 /*
  * hijack(2) for @plan on the target @pidfd: like fork(), the child's pid in
- * the caller, 0 in the child, -1 with errno on failure.
+ * the caller, 0 in the child, -1 with errno on failure.  The flags are the
+ * plan's (hijack_plan_build() decided them with hj_syscall_flags()).
  */
 long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd)
 {
-	int flags = hj_syscall_flags(plan);
 	struct hj_hijack_args args = {
 		.target = (uint64_t)pidfd,
 		.ns_mask = hj_syscall_ns_mask(plan),
+		.flags = plan->syscall_flags & ~HJ_SYSCALL_NS,
 		.exit_signal = SIGCHLD,
 	};
 
-	if (flags < 0) {
-		errno = -flags;
+	if (!plan->syscall_flags) {
+		errno = EOPNOTSUPP;
 		return -1;
 	}
 	/* Only the number hijack_syscall_nr() probed. */
@@ -156,6 +157,5 @@ long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd)
 		errno = ENOSYS;
 		return -1;
 	}
-	args.flags = (unsigned int)flags & ~HJ_SYSCALL_NS;
 	return syscall(__NR_hijack, &args, sizeof(args), 0L, 0L, 0L, 0L);
 }
