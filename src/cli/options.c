@@ -328,6 +328,11 @@ static int check_combinations(const struct cli_args *a,
 	if (o->ns_select && o->ns_select != HIJACK_NS_ALL &&
 	    !(o->ns_select & ~o->ns_exclude))
 		return fail("--ns and --no-ns leave no namespace to enter");
+	/*
+	 * hijack_plan_build() refuses this too, for every caller of the
+	 * library; here it is a usage error, said before any target is
+	 * touched and in the words of the command line.
+	 */
 	if (o->creds == HIJACK_KEEP && (o->user || o->group))
 		return fail("--preserve-credentials cannot be combined with --user or --group");
 	if (a->tools && a->copy)
