@@ -13,10 +13,15 @@
 #     the caller's place in it replaced (v1 hierarchies come and go);
 #   - resource limits the fixture does not set (inherited from the caller)
 #     and the caller's oom_score_adj;
-#   - the policy file's temporary directory.
-# The environment is fixed (env -i) for the targets and for hijack, so
-# that variable counts do not depend on who runs make check; hijack runs
-# in / (--wd=keep shows it) and no fd of it is a terminal.  The files describe a host where no LSM is active and the
+#   - the policy file's temporary directory;
+#   - with --env=keep, the number of hijack's own variables: env -i fixes
+#     those of the command line, but an uninstalled build's libtool
+#     wrapper (make check) adds its own, and the installed binary
+#     (autopkgtest) does not.
+# The environment is fixed (env -i) for the targets and for hijack, and the
+# targets have no supplementary groups (setpriv), so that nothing depends
+# on who runs the tests; hijack runs in / (--wd=keep shows it) and no fd
+# of it is a terminal.  The files describe a host where no LSM is active and the
 # kernel has no hijack(2); elsewhere the file is skipped.
 #
 # To write the files anew (after a deliberate change of the output):
@@ -34,9 +39,9 @@ target() {
 	_name=$1
 	shift
 	_fixture=$FIXTURE
-	FIXTURE=env
+	FIXTURE=setpriv
 	# shellcheck disable=SC2086
-	start_target -i $fixed_env "$_fixture" "$@"
+	start_target --clear-groups env -i $fixed_env "$_fixture" "$@"
 	FIXTURE=$_fixture
 	eval "$_name=\$TARGET"
 }
@@ -84,6 +89,8 @@ norm() {
 		-e 's/40265[0-9]\{5\}/NSINODE###/g' \
 		-e 's/"dev":"[0-9]*:[0-9]*"/"dev":"D:D"/g' \
 		-e "s/(caller $oom)/(caller OOM)/" \
+		-e 's/^env:     keep: [0-9]* variables$/env:     keep: N variables/' \
+		-e 's/"env":{"mode":"keep","count":[0-9]*}/"env":{"mode":"keep","count":N}/' \
 		-e '/^cgroups:/,/^seccomp:/{/^  /{/^  (v2) /!d}}' \
 		-e 's/{"controllers":"[^"][^}]*}//g' \
 		-e 's/"hierarchies":\[,*/"hierarchies":[/' \
