@@ -301,7 +301,7 @@ static void walk_env_fds(struct emitter *e, const struct hijack_plan *p)
 			     (p->pty_fds & (p->pty_fds - 1)) ? "s" : "");
 	e->ops->list_begin(e, "fds", pty ? "" : NULL, ",");
 	for (fd = 0; fd <= 2; fd++)
-		if (p->pty_fds & (1u << fd))
+		if (p->pty_fds & BIT(fd))
 			e->ops->u64(e, NULL, "%llu", fd);
 	e->ops->list_end(e, NULL);
 	if (pty)
@@ -341,11 +341,11 @@ static void walk_limits(struct emitter *e, const struct hijack_plan *p,
 	e->ops->text(e, " (caller %d)", c->oom_score_adj);
 	e->ops->begin(e, "rlimits", "");
 	for (i = 0; i < HIJACK_NRLIMITS; i++) {
-		bool same = (c->have & (1u << i)) &&
+		bool same = (c->have & BIT(i)) &&
 			    t->lim[i].cur == c->lim[i].cur &&
 			    t->lim[i].max == c->lim[i].max;
 
-		if (!(t->have & (1u << i)))
+		if (!(t->have & BIT(i)))
 			continue;
 		if (!same)
 			e->ops->text(e, "%s%s ", n++ ? ", " : "; differing: ",

@@ -112,18 +112,16 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
 /* hijack(2): the kernel enters, and forks the command, in one call. */
 static int start_syscall(struct spawn *s, struct hijack_diag *d)
 {
-	int flags = s->p->syscall_flags ? (int)s->p->syscall_flags : -EOPNOTSUPP;
+	/* Never 0 with this method: hijack_plan_build() saw to it. */
+	unsigned int flags = s->p->syscall_flags;
 	long pid;
 
-	if (flags < 0)
-		return hj_diag_set(d, HIJACK_STEP_PLAN, flags,
-				   "plan not possible with hijack(2)");
-	s->kernel_took = (unsigned int)flags;
+	s->kernel_took = flags;
 	pid = hj_syscall_hijack(s->p, s->t->pidfd);
 	if (pid < 0)
 		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
 				   "hijack(2) of pid %d, flags %#x",
-				   (int)s->p->pid, (unsigned int)flags);
+				   (int)s->p->pid, flags);
 	if (pid == 0) {
 		if (flags & HIJACK_TAKE_FS) {
 			/* The kernel gave us the target's root and cwd already. */
