@@ -287,6 +287,7 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 	struct passwd *pw;
 	struct group *gr;
 	unsigned long id;
+	void *ent;
 	int r;
 
 	if (!user && !group)
@@ -296,9 +297,10 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "/proc/%d/root",
 				   (int)t->pid);
 	if (user) {
-		r = account_find(t, rootfd, &pwd, user, (void **)&pw, &id, d);
+		r = account_find(t, rootfd, &pwd, user, &ent, &id, d);
 		if (r < 0)
 			return r;
+		pw = ent;
 		c->uid = c->euid = c->suid = c->fsuid = pw ? pw->pw_uid : id;
 		if (pw) {
 			c->gid = c->egid = c->sgid = c->fsgid = pw->pw_gid;
@@ -314,9 +316,10 @@ int hj_creds_override(const struct hijack_target *t, const char *user,
 		}
 	}
 	if (group) {
-		r = account_find(t, rootfd, &grp, group, (void **)&gr, &id, d);
+		r = account_find(t, rootfd, &grp, group, &ent, &id, d);
 		if (r < 0)
 			return r;
+		gr = ent;
 		c->gid = c->egid = c->sgid = c->fsgid = gr ? gr->gr_gid : id;
 	}
 	return 0;

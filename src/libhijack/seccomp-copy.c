@@ -86,7 +86,10 @@ detach:
 	return r;
 }
 
-/* Filter @i of the stopped target, newly allocated, its length in *@ret_n. */
+/*
+ * Filter @i of the stopped target, newly allocated, its length in *@ret_n:
+ * 0; 1 when @i is past the oldest filter; or a negative errno.
+ */
 static int read_filter(const struct hijack_target *t, unsigned long i,
 		       struct sock_filter **ret, long *ret_n,
 		       struct hijack_diag *d)
@@ -96,7 +99,7 @@ static int read_filter(const struct hijack_target *t, unsigned long i,
 
 	n = ptrace(PTRACE_SECCOMP_GET_FILTER, t->pid, (void *)i, NULL);
 	if (n < 0 && errno == ENOENT)
-		return -ENOENT;		/* past the oldest */
+		return 1;
 	if (n <= 0 || n > BPF_MAXINSNS)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, n < 0 ? errno : EBADMSG,
 				   "read seccomp filter %lu of pid %d", i,
@@ -132,10 +135,10 @@ static int read_filters(const struct hijack_target *t, struct hijack_plan *p,
 	/* Newest first from the kernel; collect, then reverse. */
 	for (i = 0;; i++) {
 		r = read_filter(t, i, &insns, &n, d);
-		if (r == -ENOENT)
-			break;
 		if (r < 0)
 			return r;
+		if (r > 0)
+			break;
 		r = hj_filters_add(p, insns, (unsigned short)n);
 		if (r < 0) {
 			free(insns);
