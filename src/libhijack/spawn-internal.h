@@ -38,8 +38,6 @@ struct spawn {
 	const struct hijack_file *file;	/* copy this instead of exec */
 	bool tools;			/* --tools: the host's view (tools.c) */
 	const char *tools_dir;
-	const char *tools_cwd;		/* the plan's, under tools_dir */
-	bool tools_cwd_given;		/* by --wd: it must exist */
 	int tools_marker;		/* the capability that marks it */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */

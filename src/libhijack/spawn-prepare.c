@@ -16,9 +16,9 @@
 
 /*
  * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
- * for the view of its own, and start in the plan's working directory (the
- * target's unless --wd said otherwise), a path inside the container that
- * is looked up only under the tools directory.
+ * for the view of its own.  The command starts in the plan's working
+ * directory (the target's unless --wd said otherwise), a path inside the
+ * container that hj_tools_child() looks up only under the tools directory.
  */
 int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 			 struct hijack_diag *d)
@@ -35,8 +35,6 @@ int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 	s->tools = true;
 	s->tools_dir = how->tools_dir;
 	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
-	s->tools_cwd = s->p->wd;
-	s->tools_cwd_given = s->p->wd_mode != HIJACK_DIR_TARGET;
 	return 0;
 }
 

@@ -148,8 +148,8 @@ static _Noreturn void child_direct(struct spawn *s)
 			hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	/* Host side still: build the view, then enter all but mnt. */
-	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->tools_cwd,
-				      s->tools_cwd_given, &d) < 0)
+	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
+				      s->p->wd_mode != HIJACK_DIR_TARGET, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	if (hj_child_enter_ns(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
