@@ -204,18 +204,19 @@ static int option_confine(int c, const char *arg, struct cli_args *a,
 }
 
 /* What to do instead of running a command, and getopt's own complaints. */
-static int option_action(int c, char **argv, struct cli_args *a,
-			 struct parse_state *st, char *err, size_t errlen)
+static int option_action(int c, const char *arg, char **argv,
+			 struct cli_args *a, struct parse_state *st, char *err,
+			 size_t errlen)
 {
 	switch (c) {
 	case OPT_EXPLAIN:
-		if (!optarg || strcmp(optarg, "text") == 0)
+		if (!arg || strcmp(arg, "text") == 0)
 			a->action = CLI_EXPLAIN_TEXT;
-		else if (strcmp(optarg, "json") == 0)
+		else if (strcmp(arg, "json") == 0)
 			a->action = CLI_EXPLAIN_JSON;
 		else
 			return fail("unknown --explain format '%s' (known: text json)",
-				    optarg);
+				    arg);
 		return OPTION_TAKEN;
 	case OPT_LIST:
 		a->action = CLI_LIST;
@@ -224,18 +225,18 @@ static int option_action(int c, char **argv, struct cli_args *a,
 		a->json = true;
 		return OPTION_TAKEN;
 	case OPT_READ_FILE:
-		return cli_set_file(a, HIJACK_FILE_READ, optarg, err, errlen);
+		return cli_set_file(a, HIJACK_FILE_READ, arg, err, errlen);
 	case OPT_WRITE_FILE:
-		return cli_set_file(a, HIJACK_FILE_WRITE, optarg, err, errlen);
+		return cli_set_file(a, HIJACK_FILE_WRITE, arg, err, errlen);
 	case OPT_MODE:
 		st->have_mode = true;
-		return optval_mode(optarg, &st->mode, err, errlen);
+		return optval_mode(arg, &st->mode, err, errlen);
 	case OPT_TOOLS:
-		if (optarg && optarg[0] != '/')
+		if (arg && arg[0] != '/')
 			return fail("invalid --tools '%s': an absolute directory",
-				    optarg);
+				    arg);
 		a->tools = true;
-		a->tools_dir = optarg;
+		a->tools_dir = arg;
 		return OPTION_TAKEN;
 	case 'h':
 		a->action = CLI_HELP;
@@ -270,7 +271,7 @@ static int parse_options(int argc, char **argv, struct cli_args *a,
 		if (r == OPTION_NOT_MINE)
 			r = option_confine(c, optarg, a, err, errlen);
 		if (r == OPTION_NOT_MINE)
-			r = option_action(c, argv, a, st, err, errlen);
+			r = option_action(c, optarg, argv, a, st, err, errlen);
 		if (r != OPTION_TAKEN)
 			return r;
 	}
