@@ -90,7 +90,7 @@ static int take_sample(struct bench *b, const struct workload *w,
 	s->cpu = sched_getcpu();
 	getrusage(RUSAGE_SELF, &self0);
 	getrusage(RUSAGE_CHILDREN, &kids0);
-	at = (slot * (uintptr_t)getpagesize() / b->samples) & ~(uintptr_t)15;
+	at = (slot * (uintptr_t)getpagesize() / samples_of(b, w)) & ~(uintptr_t)15;
 	b->batch_ns = 0;
 	t0 = now_ns();
 	if (batch_at(b, w, iters, at))
@@ -384,7 +384,7 @@ void run_workload(struct bench *b, struct result *r)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		rep.status = measure_workload(b, w, r->samples, b->samples,
+		rep.status = measure_workload(b, w, r->samples, samples_of(b, w),
 					      &rep.m, rep.why, sizeof(rep.why));
 		if (rep.status)
 			rep.m.nr = 0;
@@ -394,7 +394,7 @@ void run_workload(struct bench *b, struct result *r)
 		_exit(CHILD_OK);
 	}
 	close(fds[1]);
-	if (!read_all(fds[0], &rep, sizeof(rep)) || rep.m.nr > b->samples ||
+	if (!read_all(fds[0], &rep, sizeof(rep)) || rep.m.nr > samples_of(b, w) ||
 	    !read_all(fds[0], r->samples, rep.m.nr * sizeof(*r->samples))) {
 		rep.status = -1;
 		rep.m.nr = 0;

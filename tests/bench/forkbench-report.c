@@ -252,8 +252,10 @@ static void json_options(const struct bench *b, FILE *f,
 			 const struct result *res, size_t nr)
 {
 	fprintf(f, "  \"options\": {\n");
-	fprintf(f, "    \"samples\": %zu,\n    \"min_batch_ms\": %.3f,\n",
-		b->samples, b->min_batch_ns / 1e6);
+	fprintf(f, "    \"samples\": %zu,\n    \"samples_other\": %zu,\n"
+		"    \"min_batch_ms\": %.3f,\n",
+		b->samples, b->samples_other ? b->samples_other : b->samples,
+		b->min_batch_ns / 1e6);
 	fprintf(f, "    \"warmup_batches\": %u,\n    \"warmup_max\": %u,\n"
 		"    \"settle_pct\": %g,\n    \"duration_s\": %g,\n",
 		b->warmup, b->warmup_max, 100 * b->settle, b->duration);

@@ -43,6 +43,7 @@ enum {
 	OPT_COPIES,
 	OPT_PID_BASE,
 	OPT_SEM_PROCS,
+	OPT_SAMPLES_OTHER,
 	OPT_BUSY,
 	OPT_TMPDIR,
 	OPT_TARGET,
@@ -57,6 +58,8 @@ static void usage(void)
 	       "                          in the order of --list whatever LIST's order\n"
 	       "  -l, --list              list the workloads and their roles\n"
 	       "  -n, --samples=N         samples per workload (default 10)\n"
+	       "      --samples-other=N   samples per secondary and control workload\n"
+	       "                          (default: --samples)\n"
 	       "  -m, --min-batch-ms=MS   minimum duration of one batch (default 10)\n"
 	       "      --batch=N           fixed iterations per batch, no calibration\n"
 	       "      --warmup=N          warm-up batches after calibration (default 2)\n"
@@ -161,6 +164,9 @@ static void parse_option(struct bench *b, struct choice *ch, int opt, char *arg)
 		b->samples = parse_num(arg, "samples", 1, 100000);
 		b->samples_given = true;
 		break;
+	case OPT_SAMPLES_OTHER:
+		b->samples_other = parse_num(arg, "samples-other", 1, 100000);
+		break;
 	case 'm':
 	case OPT_SETTLE:
 	case 'd':
@@ -232,6 +238,7 @@ static void parse_command_line(int argc, char **argv, struct bench *b,
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "samples-other", required_argument, NULL, OPT_SAMPLES_OTHER },
 		{ "min-batch-ms", required_argument, NULL, 'm' },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
@@ -412,7 +419,8 @@ static struct result *new_results(const struct bench *b,
 		die(FB_EXIT_FAILED, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
 		res[i].w = order[i];
-		res[i].samples = calloc(b->samples, sizeof(*res[i].samples));
+		res[i].samples = calloc(samples_of(b, res[i].w),
+					sizeof(*res[i].samples));
 		if (!res[i].samples)
 			die(FB_EXIT_FAILED, "out of memory");
 	}

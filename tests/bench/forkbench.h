@@ -110,6 +110,7 @@ struct result {
 struct bench {
 	/* options */
 	size_t samples;
+	size_t samples_other;	/* of secondary and control workloads; 0: samples */
 	bool samples_given;
 	uint64_t min_batch_ns;
 	uint64_t fixed_iters;
@@ -153,6 +154,7 @@ struct bench {
 
 /* forkbench-workloads.c */
 unsigned int ops_per_iter(const struct bench *b, const struct workload *w);
+size_t samples_of(const struct bench *b, const struct workload *w);
 void __attribute__((noreturn)) execl_chain(const char *self, const char *count);
 
 /* forkbench-files.c */

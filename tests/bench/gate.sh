@@ -24,6 +24,7 @@
 #   -w LIST     forkbench workloads (default all); they run in the order
 #               of forkbench --list, whatever the order of LIST
 #   -S N        samples per workload and boot (default 10)
+#   -T N        samples per secondary and control workload (default: -S)
 #   -b MS       minimum batch length in ms (default 10)
 #   -s SEED     master seed of the per-boot randomisation (default 1)
 #   -r          resume: keep the boots already in -o DIR (same kernels,
@@ -75,6 +76,7 @@ margin=
 margin2=
 workloads=
 samples=10
+samples_other=
 minbatch=10
 seed=1
 kout=
@@ -112,7 +114,7 @@ while [ $# -gt 0 ]; do
 done
 set -- ${args[@]+"${args[@]}"}
 
-while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:j:Rr opt; do
+while getopts o:n:c:m:M:w:S:T:b:s:O:t:x:X:j:Rr opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	n) looks=$OPTARG ;;
@@ -121,6 +123,7 @@ while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:j:Rr opt; do
 	M) margin2=$OPTARG ;;
 	w) workloads=$OPTARG ;;
 	S) samples=$OPTARG ;;
+	T) samples_other=$OPTARG ;;
 	b) minbatch=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	O) kout=$OPTARG ;;
@@ -135,7 +138,7 @@ while getopts o:n:c:m:M:w:S:b:s:O:t:x:X:j:Rr opt; do
 	case $opt in
 	c | o) ;;
 	j) ;;
-	n | m | M | w | S | b | s | O | t | x | X) passthru+=("-$opt" "$OPTARG") ;;
+	n | m | M | w | S | T | b | s | O | t | x | X) passthru+=("-$opt" "$OPTARG") ;;
 	*) passthru+=("-$opt") ;;
 	esac
 done
@@ -144,6 +147,12 @@ case $jobs in
 '' | [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
 *) die "-j: expected a number of boots from 1 to 999, not '$jobs'" ;;
 esac
+for n in "$samples" "${samples_other:-$samples}"; do
+	case $n in
+	[1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
+	*) die "-S, -T: expected a number of samples from 1 to 999, not '$n'" ;;
+	esac
+done
 if [ "$mode" = judge ]; then
 	[ $# -ge 1 ] || usage
 	[ "$clock" != both ] || die "--judge: judge each clock's directory on its own (-c instruction or -c real)"
@@ -295,6 +304,7 @@ write_conf() {
 		echo "shuffle=${shuffle:-0}"
 		echo "workloads=$workloads"
 		echo "samples=$samples"
+		echo "samples_other=${samples_other:-$samples}"
 		echo "minbatch=$minbatch"
 		echo "baseline_words=${base_words[*]-}"
 		echo "candidate_words=${cand_words[*]-}"
@@ -356,7 +366,8 @@ one_boot() {
 	pad=$(head -c "${pair_pad[k]}" /dev/zero | tr '\0' p)
 	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=${shuffle:+${pair_seed[k]}}"
 		     -a "fb_boot=$k" -a "fb_kernel=$label" -a "fb_pad=$pad"
-		     -a "fb_samples=$samples" -a "fb_minbatch=$minbatch"
+		     -a "fb_samples=$samples" -a "fb_others=${samples_other:-$samples}"
+		     -a "fb_minbatch=$minbatch"
 		     -a "fb_clock=$clock" -a "hijack_accel=$HIJACK_ACCEL")
 	[ -n "$workloads" ] && words+=(-a "fb_workloads=$workloads")
 	words+=(${extra[@]+"${extra[@]}"})

@@ -12,6 +12,8 @@
 #   fb_boot       boot number, recorded as a tag
 #   fb_kernel     kernel label (baseline/candidate), recorded as a tag
 #   fb_samples    samples per workload (default 10)
+#   fb_others     samples per secondary and control workload (default
+#                 fb_samples)
 #   fb_minbatch   minimum batch length in ms (default 10)
 #   fb_pidbase    forkbench --pid-base (default 1000)
 #   fb_workloads  comma-separated workloads (default all), run in the
@@ -31,6 +33,7 @@ err=/tmp/forkbench.err
 ./forkbench --json \
 	${fb_seed:+--seed=$fb_seed} \
 	--samples="${fb_samples:-10}" \
+	--samples-other="${fb_others:-${fb_samples:-10}}" \
 	--min-batch-ms="${fb_minbatch:-10}" \
 	--pid-base="${fb_pidbase:-1000}" \
 	--big-mib="${fb_bigmib:-256}" \

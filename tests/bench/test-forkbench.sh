@@ -122,6 +122,17 @@ else
 	not_ok "each workload reports 3-5 warm-up batches and whether they settled"
 	grep -E '"warmup|"settled' "$tmp/out" | sed 's/^/# /'
 fi
+check "--samples 3 --samples-other 2" 0 "$FORKBENCH" --samples 3 --samples-other 2 \
+	--min-batch-ms 1 --warmup 1 --workloads spawn,execl,syscall --json
+if grep -q '"samples_other": 2,' "$tmp/out" &&
+   [ "$(grep -c '"ns_per_op"' "$tmp/out")" -eq 7 ]; then
+	ok "3 samples of the primary, 2 of the secondary and the control"
+else
+	not_ok "3 samples of the primary, 2 of the secondary and the control"
+fi
+check "--samples-other 0: exit 2" 2 "$FORKBENCH" --samples-other 0
+grep -q "samples-other" "$tmp/err" && ok "it names the option" ||
+	not_ok "it names the option"
 check "--settle 0: exactly --warmup batches" 0 "$FORKBENCH" --samples 1 \
 	--min-batch-ms 1 --warmup 3 --settle 0 --workloads getpid --json
 grep -q '"warmup": 3,' "$tmp/out" && ok "3 warm-up batches" || not_ok "3 warm-up batches"
