@@ -181,10 +181,12 @@ assert after["settled"], "the warm-up after spawn-big did not settle"
 # The transient (+20-45% in the first batches) must be gone from every
 # recorded batch.  What stays is the lasting effect of the kernel state
 # spawn-big leaves, which README.md measures at up to 1.5%: not the
-# warm-up's to remove, and the canonical order keeps it equal on both sides.
+# warm-up's to remove, and the canonical order keeps it equal on both sides;
+# and each batch's own scatter, up to 2.5% here since the samples run at
+# different stack offsets (measured: 174961 against a mean of 179462).
 worst_rec = max(abs(s["ns_per_op"] / m1 - 1) for s in after["samples"])
 print("recorded batches after spawn-big: at most %.2f%% from exec's cost" % (100 * worst_rec))
-assert worst_rec < 0.03, "a recorded batch after spawn-big is off by more than 3%"
+assert worst_rec < 0.05, "a recorded batch after spawn-big is off by more than 5%"
 EOF
 	then
 		ok "warm-up: exec after spawn-big records exec's cost"
