@@ -56,15 +56,13 @@ static int reset_pid(const struct bench *b)
  * On the instruction clock a fork's cost depends on where the forking
  * frames lie relative to a page boundary: the stack pages that parent and
  * child write after the fork each cost a copy-on-write fault, about 1000
- * instructions.  Measured: spawn-1's ten batches at ten offsets ranged over
- * 4.5%, and the offset a process starts at is moved by the boot's
- * environment pad, so that one boot in five ran spawn-1, spawn-N and
- * pidns-3 0.75% dearer throughout and their per-boot means scattered five
- * times more than spawn's.  The offset is the same for both kernels, a
- * property of forkbench rather than of the code under test: so the samples
- * of every boot visit the same spread of offsets (sample i at i/nr of the
- * page), whatever the pad, and the pad is left to move the rest of the
- * layout.
+ * instructions.  Measured: at one offset in ten, spawn-1 cost 4.5% more
+ * than at the other nine, in every boot; and the offset a process starts
+ * at moves with the size of its environment, which the gate varies from
+ * boot to boot.  That is a property of forkbench, not of the code under
+ * test: so the samples of every boot visit the same spread of offsets
+ * (sample i at i/n of the page), whatever the environment, and measure the
+ * average over a page.
  */
 static int __attribute__((noinline))
 batch_at(struct bench *b, const struct workload *w, uint64_t iters,
