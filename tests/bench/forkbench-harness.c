@@ -10,8 +10,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
 #include <alloca.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +51,8 @@ static int reset_pid(const struct bench *b)
 }
 
 /*
- * Run one batch with its frames at page offset @at of the stack.
+ * Run one batch of sample @slot with its frames at page offset @slot/n of
+ * the stack, n being the workload's number of samples.
  *
  * On the instruction clock a fork's cost depends on where the forking
  * frames lie relative to a page boundary: the stack pages that parent and
@@ -66,10 +67,11 @@ static int reset_pid(const struct bench *b)
  */
 static int __attribute__((noinline))
 batch_at(struct bench *b, const struct workload *w, uint64_t iters,
-	 uintptr_t at)
+	 size_t slot)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	uintptr_t page = (uintptr_t)getpagesize();
+	uintptr_t at = (slot * page / samples_of(b, w)) & ~(uintptr_t)15;
 	volatile char *below = alloca(((sp - at) & (page - 1)) + 16);
 
 	below[0] = 0;
@@ -81,17 +83,15 @@ static int take_sample(struct bench *b, const struct workload *w,
 {
 	struct rusage self0, self1, kids0, kids1;
 	uint64_t t0, t1;
-	uintptr_t at;
 
 	if (b->pid_base && reset_pid(b))
 		return -1;
 	s->cpu = sched_getcpu();
 	getrusage(RUSAGE_SELF, &self0);
 	getrusage(RUSAGE_CHILDREN, &kids0);
-	at = (slot * (uintptr_t)getpagesize() / samples_of(b, w)) & ~(uintptr_t)15;
 	b->batch_ns = 0;
 	t0 = now_ns();
-	if (batch_at(b, w, iters, at))
+	if (batch_at(b, w, iters, slot))
 		return -1;
 	t1 = now_ns();
 	if (b->batch_ns)

@@ -254,8 +254,7 @@ static void json_options(const struct bench *b, FILE *f,
 	fprintf(f, "  \"options\": {\n");
 	fprintf(f, "    \"samples\": %zu,\n    \"samples_other\": %zu,\n"
 		"    \"min_batch_ms\": %.3f,\n",
-		b->samples, b->samples_other ? b->samples_other : b->samples,
-		b->min_batch_ns / 1e6);
+		b->samples, b->samples_other, b->min_batch_ns / 1e6);
 	fprintf(f, "    \"warmup_batches\": %u,\n    \"warmup_max\": %u,\n"
 		"    \"settle_pct\": %g,\n    \"duration_s\": %g,\n",
 		b->warmup, b->warmup_max, 100 * b->settle, b->duration);

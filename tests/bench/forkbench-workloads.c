@@ -819,16 +819,14 @@ _Static_assert(ARRAY_SIZE(workloads) == NR_WORKLOADS,
 	       "NR_WORKLOADS is the number of workloads");
 
 /*
- * Samples recorded for @w: --samples-other for the secondary and control
- * workloads when given.  Their margins are twice the primaries' or they
+ * Samples recorded for @w: --samples-other (default --samples) for the
+ * secondary and control workloads.  Their margins are twice the primaries' or they
  * only have to stay put, so the gate spends fewer batches on them and the
  * time saved on more boots (tests/bench/README.md).
  */
 size_t samples_of(const struct bench *b, const struct workload *w)
 {
-	if (w->role != ROLE_PRIMARY && b->samples_other)
-		return b->samples_other;
-	return b->samples;
+	return w->role == ROLE_PRIMARY ? b->samples : b->samples_other;
 }
 
 unsigned int ops_per_iter(const struct bench *b, const struct workload *w)

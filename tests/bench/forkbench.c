@@ -288,6 +288,8 @@ static void parse_command_line(int argc, char **argv, struct bench *b,
 	/* --duration alone means "sample until the time is up" */
 	if (b->duration > 0 && !b->samples_given)
 		b->samples = 100000;
+	if (!b->samples_other)
+		b->samples_other = b->samples;
 	if (!ch->warmup_max_given)
 		b->warmup_max = b->warmup > 10 ? b->warmup : 10;
 	if (b->warmup_max < b->warmup)

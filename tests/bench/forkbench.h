@@ -110,7 +110,7 @@ struct result {
 struct bench {
 	/* options */
 	size_t samples;
-	size_t samples_other;	/* of secondary and control workloads; 0: samples */
+	size_t samples_other;	/* of secondary and control workloads */
 	bool samples_given;
 	uint64_t min_batch_ns;
 	uint64_t fixed_iters;
