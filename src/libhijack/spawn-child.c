@@ -345,7 +345,8 @@ _Noreturn void hj_child_exec(struct spawn *s)
 	/*
 	 * The last word before the exec: a process that dies without it
 	 * died before the command ran, which is hijack's failure (125), not
-	 * the command's (128+N).
+	 * the command's (128+N).  One that dies after it may still have
+	 * died before its exec took effect: hj_reap_command() tells.
 	 */
 	hj_send_msg(s->status_w, &m);
 	/* Set first: execvp() searches the PATH of the new environment. */

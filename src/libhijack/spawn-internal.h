@@ -96,6 +96,8 @@ int hj_reap(pid_t pid, int *ret_status);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);
 int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
-		       int *ret_status, struct hijack_diag *d);
+		       struct hijack_diag *d);
+int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
+		    struct hijack_diag *d);
 
 #endif /* HIJACK_SPAWN_INTERNAL_H */

@@ -5,8 +5,13 @@
  * before its exec, and wait for it while handing on the signals meant for
  * it and relaying its terminal.
  */
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
@@ -112,10 +117,96 @@ int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d)
 }
 
 /*
- * Wait for the command, handing on the signals meant for it and relaying
- * its terminal.  The signals are blocked and read from a signalfd, so none
- * is lost between waitpid() and sleeping, and nothing runs in a signal
- * handler.
+ * "Forked but didn't exec": set in every new process, cleared by execve()
+ * alone, once past its point of no return (after the old memory is gone,
+ * before the new program's first instruction), and never set again.  The
+ * kernel shows it in /proc/PID/stat's flags, and ps(1) as F 1.
+ */
+#define PF_FORKNOEXEC 0x00000040
+
+/*
+ * Did @pid, dead and not reaped, die before its exec?  1 if so, 0 if it
+ * exec'd, or a negative errno if /proc cannot tell.
+ *
+ * Why this and not the status pipe: its EOF comes as well from an exec
+ * (close-on-exec) as from a death, and MSG_EXEC is sent before execve(),
+ * which may then be held and killed (the target's death kills its pid
+ * namespace, hijack's child with it).  Why a zombie's flags: they are
+ * final, so asking once the process is dead has no race with the exec,
+ * and its pid cannot go to another process before it is reaped.  Its
+ * number in the /proc read from is the pidfd's "Pid:" there: a /proc of
+ * another pid namespace would otherwise show another process.
+ */
+static int never_execd(pid_t pid)
+{
+	_cleanup_close_ int procroot = -EBADF, pidfd = -EBADF;
+	_cleanup_free_ char *info = NULL, *stat = NULL;
+	unsigned long flags;
+	char path[64], nr[32];
+	const char *end;
+	int r;
+
+	procroot = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (procroot < 0)
+		return -errno;
+	pidfd = pidfd_open(pid, 0);
+	if (pidfd < 0)
+		return -errno;
+	(void)snprintf(path, sizeof(path), "self/fdinfo/%d", pidfd);
+	r = hj_read_at(procroot, path, &info, NULL);
+	if (r >= 0)
+		r = hj_status_field(info, "Pid", nr, sizeof(nr));
+	if (r < 0)
+		return r;
+	if (strtol(nr, NULL, 10) != pid)
+		return -ESRCH;
+	(void)snprintf(path, sizeof(path), "%d/stat", (int)pid);
+	r = hj_read_at(procroot, path, &stat, NULL);
+	if (r < 0)
+		return r;
+	/*
+	 * The name may hold ") ": it ends at the last one.  Then come
+	 * state, ppid, pgrp, session, tty_nr, tpgid and flags.
+	 */
+	end = strrchr(stat, ')');
+	if (!end || sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return -EPROTO;
+	return (flags & PF_FORKNOEXEC) ? 1 : 0;
+}
+
+/*
+ * Reap the command's process, ended (hj_wait_forwarding()), into
+ * *ret_status; unless a signal killed it before its exec, however late:
+ * then the command never ran, and that is hijack's failure (125), told by
+ * hj_died_before_exec(), not the command's death (128+N).  A file copy
+ * has no exec: MSG_STARTED was its start.
+ */
+int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
+		    struct hijack_diag *d)
+{
+	siginfo_t si = { 0 };
+	int r;
+
+	if (!s->file && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 &&
+	    (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)) {
+		r = never_execd(pid);
+		if (r > 0)
+			return hj_died_before_exec(s, pid, d);
+		if (r < 0) {
+			(void)hj_reap(pid, NULL);
+			return hj_diag_set(d, HIJACK_STEP_WAIT, -r,
+					   "whether pid %d's command started (/proc/%d/stat)",
+					   (int)s->p->pid, (int)pid);
+		}
+	}
+	return hj_reap(pid, ret_status);
+}
+
+/*
+ * Wait until the command has ended, handing on the signals meant for it
+ * and relaying its terminal; leave it unreaped, for hj_reap_command().
+ * The signals are blocked and read from a signalfd, so none is lost
+ * between waitid() and sleeping, and nothing runs in a signal handler.
  *
  * The command is always in a session of its own (child_session()), which
  * the caller's terminal cannot reach: what the kernel raises for that
@@ -124,13 +215,13 @@ int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d)
  * command's own terminal when it has one, and is forwarded otherwise.
  */
 int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
-		       int *ret_status, struct hijack_diag *d)
+		       struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
 	struct signalfd_siginfo si;
-	int status, n, err;
-	pid_t r;
+	siginfo_t info;
+	int n, err;
 
 	sfd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
@@ -140,12 +231,15 @@ int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
 	}
 
 	for (;;) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
+		info.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &info,
+			   WEXITED | WNOHANG | WNOWAIT) == 0) {
+			if (info.si_pid == pid)
+				break;
+		} else if (errno != EINTR) {
 			return hj_diag_set(d, HIJACK_STEP_WAIT, errno,
 					   "command pid %d", (int)pid);
+		}
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		n = 1 + hj_pty_pollfds(pty, pfd + 1);
 		if (poll(pfd, (nfds_t)n, -1) < 0) {
@@ -168,6 +262,5 @@ int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
 	/* Consume what arrived too late to forward, so it does not hit us. */
 	while (read(sfd, &si, sizeof(si)) == sizeof(si))
 		;
-	*ret_status = status;
 	return 0;
 }

@@ -30,7 +30,10 @@
  *
  * The status pipe is O_CLOEXEC: it reads EOF once every process holding
  * its write end has exec'd or exited; a message before EOF is a failure
- * report, sent as one write() below PIPE_BUF, so it arrives whole.
+ * report, sent as one write() below PIPE_BUF, so it arrives whole.  EOF
+ * after MSG_EXEC, the last message before execve(), cannot tell an exec
+ * from a death inside or just before execve(): the dead process's own
+ * flags tell that, before it is reaped (hj_reap_command()).
  *
  * hijack_file_copy() runs the same way, but the confined child copies a
  * file (files.c) instead of exec'ing: it says MSG_STARTED where the exec
@@ -313,7 +316,9 @@ static int run(struct spawn *s, struct hijack_result *ret,
 		if (r < 0)
 			hj_kill_reap(cmd);
 		else
-			r = hj_wait_forwarding(cmd, &set, s->pty, &status, d);
+			r = hj_wait_forwarding(cmd, &set, s->pty, d);
+		if (r == 0)
+			r = hj_reap_command(s, cmd, &status, d);
 		/*
 		 * What the copy said after MSG_STARTED, if it failed; it never
 		 * sends MSG_EXEC, so its EOF alone means it ended.
