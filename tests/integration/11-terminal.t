@@ -7,7 +7,7 @@
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 skip_unless_root
 : "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
-[ -x "$PTYDRIVE" ] || skip_all "no ptydrive at $PTYDRIVE: make check builds it"
+need_program "$PTYDRIVE"
 
 plan 40
 

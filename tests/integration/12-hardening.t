@@ -5,7 +5,7 @@
 skip_unless_root
 : "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
 : "${HJSHIM:=$(dirname "$FIXTURE")/hjshim.so}"
-[ -x "$PTYDRIVE" ] || skip_all "no ptydrive at $PTYDRIVE: make check builds it"
+need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
 plan 28

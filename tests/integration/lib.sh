@@ -23,6 +23,11 @@ skip_all() {
 	exit 77
 }
 
+# need_program PATH: a test program that make check builds, or skip.
+need_program() {
+	[ -x "$1" ] || skip_all "no $(basename "$1") at $1: make check builds it"
+}
+
 skip_unless_root() {
 	[ "$(id -u)" = 0 ] || skip_all "needs root (namespaces, mounts): run as root"
 }

@@ -1,0 +1,185 @@
+#!/bin/sh
+# "The command never started" is 125, however late the command's process
+# dies before its exec: the attack holds the command's execve() inside the
+# kernel, before the exec's point of no return and after everything
+# hijack's child says before it, and kills the target's pid 1 then, which
+# takes every process of its pid namespace along, hijack's child too.  A
+# script must be able to tell that (125, a line naming the target) from a
+# command that ran and was killed (128+9), in every method and shape.
+# exechold does the holding (fanotify FAN_OPEN_EXEC_PERM on the command).
+. "${TESTDIR:-$(dirname "$0")}/lib.sh"
+skip_unless_root
+: "${EXECHOLD:=$(dirname "$FIXTURE")/exechold}"
+: "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
+need_program "$EXECHOLD"
+need_program "$PTYDRIVE"
+
+tmp=$(tmpdir)
+# Written by the command when it runs: the held ones never may.  The
+# directory is open to the relay shape's unprivileged user too.
+mkdir "$tmp/ran"
+chmod 1777 "$tmp/ran"
+cmd=$tmp/cmd
+printf '#!/bin/sh\n: >"%s/ran/$1"\nexec sleep 30\n' "$tmp" >"$cmd"
+chmod 755 "$cmd"
+uid=1000
+
+# hold_start: exechold holds every exec of $cmd until a line on fd 9, or
+# its close; $hold is its pid.
+hold_start() {
+	rm -f "$tmp/ctl" "$tmp/held"
+	mkfifo "$tmp/ctl"
+	"$EXECHOLD" "$cmd" <"$tmp/ctl" >"$tmp/held" &
+	hold=$!
+	exec 9>"$tmp/ctl"
+	_i=0
+	while ! grep -q '^ready$' "$tmp/held" 2>/dev/null; do
+		if ! kill -0 "$hold" 2>/dev/null || [ $_i -ge 200 ]; then
+			exec 9>&-
+			wait "$hold"
+			[ $? = 77 ] && skip_all "no fanotify permission events in this kernel"
+			echo "Bail out! exechold did not start"
+			exit 1
+		fi
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
+hold_stop() {
+	exec 9>&-
+	wait "$hold"
+}
+
+# wait_held: until exechold names the process it holds ($held), 10 s at most.
+wait_held() {
+	held=""
+	_i=0
+	while [ -z "$held" ] && [ $_i -lt 200 ]; do
+		held=$(sed -n 2p "$tmp/held")
+		[ -n "$held" ] || sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ -n "$held" ]
+}
+
+# attack NAME HIJACK-OPTIONS: hijack, started by $runner if set, runs
+# $cmd NAME in $TARGET with the exec held; then the target is killed.
+# $rc and $err are hijack's status and what it wrote.
+runner=""
+attack() {
+	name=$1
+	shift
+	hold_start
+	$runner "$HIJACK" --pid "$TARGET" "$@" -- "$cmd" "$name" >"$tmp/err" 2>&1 9>&- &
+	hp=$!
+	wait_held || diag "$name: no exec was held"
+	kill -KILL "$TARGET"
+	wait "$hp"
+	rc=$?
+	hold_stop
+	err=$(tr -d '\r' <"$tmp/err")
+	stop_target
+}
+
+# check NAME: the attack's outcome, and that the command never ran.
+check() {
+	is "$rc" 125 "$1: target killed during the held exec: 125"
+	like "$err" "*hijack: target: pid $TARGET exited before the command started*" \
+		"$1: ... and a line naming the target"
+	[ -e "$tmp/ran/$1" ]
+	ok $((! $?)) "$1: ... and the command did not run"
+}
+
+plan 24
+
+for m in pidfd nsfd; do
+	start_target
+	attack "$m" --method=$m
+	check "$m"
+done
+
+# On a terminal: the command gets a new one and hijack relays it.
+start_target --devpts
+runner="$PTYDRIVE --"
+attack pty
+runner=""
+check pty
+
+# --tools: the host's programs; the container must lack a capability
+# to mark them with (tools.c), so it keeps CAP_CHOWN only.
+start_target --caps 0
+if "$HIJACK" --pid "$TARGET" --tools -- /bin/true 2>/dev/null; then
+	attack tools --tools
+	check tools
+else
+	stop_target
+	for i in 1 2 3; do
+		skip "--tools, held exec" "--tools does not run here"
+	done
+fi
+
+# The relay shape: an unprivileged caller, in the user namespace it owns.
+start_target --userns $uid
+runner="$FIXTURE --run-as $uid --"
+attack relay --root=keep --wd=/
+runner=""
+check relay
+
+# The kernel's hijack(2) does the entering and forking itself.
+start_target
+if "$HIJACK" --pid "$TARGET" --explain 2>/dev/null | grep -q 'kernel has hijack(2)'; then
+	attack syscall --method=syscall
+	check syscall
+else
+	stop_target
+	for i in 1 2 3; do
+		skip "syscall method, held exec" "the running kernel has no hijack(2)"
+	done
+fi
+
+# The held process alone killed, the target alive: still never started.
+start_target
+hold_start
+"$HIJACK" --pid "$TARGET" -- "$cmd" alone >"$tmp/err" 2>&1 9>&- &
+hp=$!
+wait_held || diag "alone: no exec was held"
+kill -KILL "$held"
+wait "$hp"
+rc=$?
+hold_stop
+is "$rc" 125 "the held process killed, the target alive: 125"
+is "$(cat "$tmp/err")" "hijack: fork: the command's process was killed by signal 9 before exec: Operation canceled" \
+	"... and the line says so"
+stop_target
+
+# The controls: once the exec has happened, the command's death is its own.
+# wait_ran NAME: until the command NAME has written its mark, 10 s at most.
+wait_ran() {
+	_i=0
+	while [ ! -e "$tmp/ran/$1" ] && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+for shape in plain pty; do
+	runner=""
+	[ $shape = pty ] && runner="$PTYDRIVE --"
+	start_target --devpts
+	hold_start
+	$runner "$HIJACK" --pid "$TARGET" -- "$cmd" "ran-$shape" >"$tmp/err" 2>&1 9>&- &
+	hp=$!
+	wait_held || diag "ran-$shape: no exec was held"
+	echo go >&9
+	wait_ran "ran-$shape"
+	kill -KILL "$TARGET"
+	wait "$hp"
+	rc=$?
+	hold_stop
+	stop_target
+	is "$rc" 137 "$shape: the exec let through, then the target killed: 137"
+	[ -e "$tmp/ran/ran-$shape" ]
+	ok $? "$shape: ... and the command did run"
+done
+
+finish
