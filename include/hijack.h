@@ -155,12 +155,16 @@ struct hijack_diag {
  * @HIJACK_KEEP: the caller's, unchanged.
  * @HIJACK_NONE: none at all (seccomp: no filter; environment: empty).
  * @HIJACK_FROM_FILE: from a file (seccomp: a policy file).
+ * @HIJACK_RESET: the caller's, reset (environment only): of the caller's
+ *	variables only those that describe the terminal and the locale, as
+ *	sudo's env_reset keeps them (the list is in hijack(1), --env).
  */
 enum hijack_part_mode {
 	HIJACK_FROM_TARGET,
 	HIJACK_KEEP,
 	HIJACK_NONE,
 	HIJACK_FROM_FILE,
+	HIJACK_RESET,
 };
 
 /**
@@ -657,34 +661,47 @@ int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 #define HIJACK_TOOLS_DIR "/run/hijack/root"
 
 /**
- * hijack_run_tools() - run the caller's programs in the target's
+ * HIJACK_TOOLS_PATH - the PATH that hijack(1) gives a --tools command: the
+ *	program directories of the view.
+ */
+#define HIJACK_TOOLS_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+/**
+ * hijack_run_tools() - run the host's programs in the target's
  *	confinement, with a filesystem view made for debugging.
  * @t: the target of the plan.
  * @plan: from hijack_plan_build(); its mount namespace and root choices
  *	are not used, and its working directory is looked up in the
- *	container's tree under @dir.
- * @dir: where the container's root appears: an existing absolute path, or
- *	NULL for HIJACK_TOOLS_DIR (made on a tmpfs over /run that only the
- *	command sees, with the caller's /run entries bound back).
- * @argv: the command; argv[0] is searched, on the caller's filesystem, in
- *	the PATH of the plan's environment (hijack(1) puts the caller's
- *	PATH there).
+ *	container's tree under @dir.  Its environment may not be the
+ *	target's (HIJACK_RESET is meant for this).
+ * @dir: where the container's root appears in the view: an absolute path,
+ *	made there (not inside the view's own mounts, listed below), or NULL
+ *	for HIJACK_TOOLS_DIR.
+ * @argv: the command; argv[0] is searched in the view, in the PATH of the
+ *	plan's environment (hijack(1) sets HIJACK_TOOLS_PATH).
  * @ret: how the command ended; written when 0 is returned.
  * @reterr_diag: optional, filled on failure.
  *
- * As hijack_run(), but the command gets a mount namespace of its own: a
- * private copy of the caller's, with the container's mounts on @dir and a
- * new procfs of the target's pid namespace on /proc; its working directory
- * is the plan's under @dir (the target's, or its root when that is gone; a
- * directory the plan names must exist).  Every other part of the plan applies, and
- * one capability more: the command also holds one the container lacks
- * (CAP_WAKE_ALARM, else CAP_BLOCK_SUSPEND), so that the kernel's ptrace
- * access check keeps the container's processes from its /proc entries
- * (root, cwd, fds, memory) and from ptrace: see hijack(1), SECURITY.
+ * As hijack_run(), but the command gets a mount namespace of its own,
+ * whose root is a new tmpfs holding the host's /usr, /bin, /sbin and /lib*
+ * (read-only, nosuid, nodev), a few files of the host's /etc (read-only),
+ * the container's own /proc, /sys and /dev mounts, a /tmp of its own, and
+ * the container's root and mounts on @dir; nothing else of the host.  Every
+ * mount of it is private.  Its working directory is the plan's under @dir
+ * (the target's, or its root when that is gone; a directory the plan names
+ * must exist).  Every other part of the plan applies, with three changes:
+ * the command also holds one capability the container lacks
+ * (CAP_WAKE_ALARM, else CAP_BLOCK_SUSPEND), kept across uid changes by
+ * SECBIT_NO_SETUID_FIXUP (locked), so that the kernel's ptrace access
+ * check keeps the container's processes from its /proc entries and from
+ * ptrace; it lacks CAP_SYS_ADMIN and CAP_DAC_READ_SEARCH when the target
+ * shares the caller's user namespace; and RLIMIT_CORE is 0.  See hijack(1),
+ * SECURITY.
  *
  * Return: as hijack_run(); with step HIJACK_STEP_PLAN, -EPERM for a target
  * holding CAP_SYS_PTRACE (or both marks), -EOPNOTSUPP for the syscall
- * method, -EINVAL for a plan keeping the caller's capabilities.
+ * method, -EINVAL for a plan keeping the caller's capabilities or taking
+ * the target's environment.
  */
 int hijack_run_tools(const struct hijack_target *t,
 		     const struct hijack_plan *plan, const char *dir,

@@ -13,7 +13,7 @@ build="autoconf automake libtool pkgconf gcc binutils make libc6-dev
 	libjansson-dev libsmartcols-dev lxc-dev"
 test="busybox-static lxc runc util-linux procps python3 bash bash-completion
 	zsh groff-base mandoc ministat shfmt docker.io containerd podman uidmap
-	keyutils strace iproute2
+	keyutils strace iproute2 gdb tcpdump git gcc libc6-dev
 	parallel openssh-server openssh-client"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
 	xz-utils cpio python3-ply patch rsync gcc-aarch64-linux-gnu"

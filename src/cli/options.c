@@ -92,8 +92,6 @@ static char *default_argv[] = { "/bin/sh", NULL };
 
 void cli_free(struct cli_args *a)
 {
-	free(a->path_env);
-	a->path_env = NULL;
 	free(a->setenv);
 	a->setenv = NULL;
 	a->nsetenv = 0;
@@ -197,6 +195,11 @@ static int option_confine(int c, const char *arg, struct cli_args *a,
 		return optval_part(arg, "--limits", NULL, &o->limits, err,
 				   errlen);
 	case OPT_ENV:
+		a->env_given = true;
+		if (strcmp(arg, "reset") == 0) {
+			o->env = HIJACK_RESET;
+			return OPTION_TAKEN;
+		}
 		return optval_part(arg, "--env", "clear", &o->env, err, errlen);
 	default:
 		return OPTION_NOT_MINE;
@@ -344,18 +347,29 @@ static int check_combinations(const struct cli_args *a,
 }
 
 /*
- * --tools: the host's programs are searched in the caller's PATH; an
- * explicit --setenv PATH=... still wins, as it comes first.
+ * --tools: the host's programs get the caller's environment reset to the
+ * terminal and locale (--env=reset), never the container's, a PATH of the
+ * system's program directories (the only ones in the view, and never a
+ * relative entry, which would search the container's tree), and the
+ * view's /tmp as HOME; an explicit --setenv wins.
  */
-static int tools_path(struct cli_args *a, char *err, size_t errlen)
+static int tools_env(struct cli_args *a, char *err, size_t errlen)
 {
-	if (!a->tools || !getenv("PATH") || cli_has_setenv(a, "PATH"))
+	static char path[] = "PATH=" HIJACK_TOOLS_PATH;
+	static char home[] = "HOME=/tmp";
+	int r = 0;
+
+	if (!a->tools)
 		return 0;
-	if (asprintf(&a->path_env, "PATH=%s", getenv("PATH")) < 0) {
-		a->path_env = NULL;
-		return fail("out of memory");
-	}
-	return cli_add_setenv(a, a->path_env, err, errlen);
+	if (!a->env_given)
+		a->opts.env = HIJACK_RESET;
+	else if (a->opts.env == HIJACK_FROM_TARGET)
+		return fail("--tools never gives the container's environment to the host's programs (--env reset, keep or clear; --setenv for a variable)");
+	if (!cli_has_setenv(a, "PATH"))
+		r = cli_add_setenv(a, path, err, errlen);
+	if (r == 0 && !cli_has_setenv(a, "HOME"))
+		r = cli_add_setenv(a, home, err, errlen);
+	return r;
 }
 
 int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
@@ -372,6 +386,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	a->copy = false;
 	a->tools = false;
 	a->tools_dir = NULL;
+	a->env_given = false;
 	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
 	do {
 		r = parse_options(argc, argv, a, &st, err, errlen);
@@ -394,7 +409,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	/* Selecting every type is the default: enter each that differs. */
 	if (a->opts.ns_select == HIJACK_NS_ALL)
 		a->opts.ns_select = 0;
-	r = tools_path(a, err, errlen);
+	r = tools_env(a, err, errlen);
 	if (r < 0)
 		return r;
 	if (a->copy && optind < argc)

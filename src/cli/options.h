@@ -26,7 +26,7 @@ struct cli_args {
 	struct hijack_file file;
 	bool tools;		/* --tools[=DIR] */
 	const char *tools_dir;	/* NULL: the default */
-	char *path_env;		/* owned: "PATH=" the caller's, with --tools */
+	bool env_given;		/* --env said which */
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;

@@ -49,6 +49,29 @@ static int env_put(char ***envp, size_t *n, const char *kv)
 	return 0;
 }
 
+/*
+ * HIJACK_RESET keeps, of the caller's variables, those that describe the
+ * terminal and the locale, as sudo's env_reset does: nothing that a
+ * loader, a shell or an interpreter runs or loads code from.
+ */
+static const char *const reset_keep[] = {
+	"TERM", "COLORTERM", "COLORFGBG", "COLORS", "LS_COLORS", "NO_COLOR",
+	"COLUMNS", "LINES", "LANG", "LANGUAGE", "TZ",
+};
+
+static bool reset_kept(const char *kv)
+{
+	size_t i, n = strcspn(kv, "=");
+
+	/* LC_ALL, LC_CTYPE, ...: not LC_ followed by nothing. */
+	if (n > 3 && strncmp(kv, "LC_", 3) == 0)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(reset_keep); i++)
+		if (strlen(reset_keep[i]) == n && strncmp(kv, reset_keep[i], n) == 0)
+			return true;
+	return false;
+}
+
 /* "VAR=VALUE" with a non-empty name: what --setenv accepts. */
 HIJACK_EXPORT bool hijack_env_valid(const char *kv)
 {
@@ -92,8 +115,10 @@ int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 		}
 		break;
 	case HIJACK_KEEP:
+	case HIJACK_RESET:
 		for (s = environ; s && *s && r == 0; s++)
-			r = env_put(&envp, &n, *s);
+			if (o->env == HIJACK_KEEP || reset_kept(*s))
+				r = env_put(&envp, &n, *s);
 		break;
 	default:
 		break;

@@ -71,6 +71,8 @@ static const char *part_name(enum hijack_part_mode m)
 		return "none";
 	case HIJACK_FROM_FILE:
 		return "file";
+	case HIJACK_RESET:
+		return "reset";
 	}
 	return "unknown";
 }

@@ -179,10 +179,19 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	     char *const argv[], const struct hj_spawn_how *how,
 	     struct hijack_result *ret, struct hijack_diag *d);
 
-/* tools.c */
-int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
+/* tools.c: the capability that marks the command, and those it lacks */
+struct hj_tools_caps {
+	int marker;
+	unsigned long long withheld;
+};
+
+int hj_tools_check(const struct hijack_plan *p, struct hj_tools_caps *ret,
 		   struct hijack_diag *d);
-void hj_tools_caps(struct hijack_caps *c, int marker, bool root);
+void hj_tools_caps(struct hijack_caps *c, const struct hj_tools_caps *tc);
+int hj_tools_confine(struct hijack_diag *d);
+/* tools-view.c */
+int hj_tools_view(const struct hijack_target *t, const char *dir,
+		  struct hijack_diag *d);
 int hj_tools_child(const struct hijack_target *t, const char *dir,
 		   const char *cwd, bool cwd_given, struct hijack_diag *d);
 

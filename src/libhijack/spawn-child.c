@@ -210,7 +210,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 
 	/* --tools: one capability the container lacks marks it (tools.c). */
 	if (s->tools)
-		hj_tools_caps(&caps, s->tools_marker, p->creds.euid == 0);
+		hj_tools_caps(&caps, &s->tools_caps);
 
 	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
 		r = hj_creds_apply(&p->creds, d);
@@ -248,6 +248,12 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	/* After every open but the exec's: RLIMIT_NOFILE may be small. */
 	if (p->limits_mode == HIJACK_FROM_TARGET) {
 		r = hj_limits_apply(&p->limits, d);
+		if (r < 0)
+			return r;
+	}
+	/* After the limits, with CAP_SETPCAP still effective (tools.c). */
+	if (s->tools) {
+		r = hj_tools_confine(d);
 		if (r < 0)
 			return r;
 	}

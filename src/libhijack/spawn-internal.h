@@ -38,7 +38,7 @@ struct spawn {
 	const struct hijack_file *file;	/* copy this instead of exec */
 	bool tools;			/* --tools: the host's view (tools.c) */
 	const char *tools_dir;
-	int tools_marker;		/* the capability that marks it */
+	struct hj_tools_caps tools_caps; /* its mark, what it lacks */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
 	int nsfds[_HIJACK_NS_MAX];

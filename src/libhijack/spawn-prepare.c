@@ -29,7 +29,7 @@ int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "--tools directory '%s': an absolute path",
 				   how->tools_dir);
-	r = hj_tools_check(s->p, &s->tools_marker, d);
+	r = hj_tools_check(s->p, &s->tools_caps, d);
 	if (r < 0)
 		return r;
 	s->tools = true;

@@ -1,86 +1,69 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * tools.c - hijack --tools: the host's programs inside the container's
- * world.  The command is confined as any other (namespaces but mnt,
- * cgroups, credentials, capabilities, seccomp, LSM, limits) but sees a
- * mount namespace made for it alone:
+ * world, and nothing else of the host.
  *
- *   /                  the caller's filesystem (shell, strace, gdb, ...)
- *   /run/hijack/root   the container's root and mounts (or --tools=DIR)
- *   /proc              a new procfs of the container's pid namespace
- *   cwd                the target's working directory under DIR
+ * The command is confined as any other (namespaces but mnt, cgroups,
+ * credentials, capabilities, seccomp, LSM, limits) and gets a mount
+ * namespace made for it alone (tools-view.c): the host's program
+ * directories read-only, a few files of its /etc, the container's /proc,
+ * /sys and /dev as the container has them, a /tmp of its own, and the
+ * container's root on /run/hijack/root; nothing else of the host.
  *
- * It is a private copy of the caller's mount namespace, so nothing of it
- * reaches the host's mount table or the container's, and it ends with its
- * last process.
+ * Why so little: anything the command runs may be the container's code.
+ * A program from the container's tree, a .gdbinit or .git/config in the
+ * working directory, a variable the image set: all run with the command's
+ * privileges and its view.  So the view holds the host's programs and
+ * nothing worth stealing, the environment is the caller's reduced to the
+ * terminal and locale (the CLI sees to it: hijack_run_tools() refuses the
+ * target's environment), and core dumps are off (RLIMIT_CORE 0, soft and
+ * hard), since a dump lands in the working directory: the container's.
  *
- * Not a door.  The command holds the host's filesystem as its root while
- * it lives in the container's pid namespace with the container's
- * credentials.  The container's processes reach another process's root,
+ * Not a door.  The container's processes reach another process's root,
  * cwd, fds, map_files, memory and environment, and ptrace it, only through
  * ptrace_may_access(), and after the uid/gid and dumpability checks of
  * kernel/ptrace.c every LSM stack has commoncap's
  * cap_ptrace_access_check(): a caller without CAP_SYS_PTRACE over the
  * target's user namespace passes only if the target's permitted set is a
  * subset of the caller's (effective set for /proc files, permitted set
- * for ptrace(2)).
+ * for ptrace(2)).  So the command holds, beside the container's
+ * capabilities, one that the container does not: CAP_WAKE_ALARM, or
+ * CAP_BLOCK_SUSPEND when the container has that one.  The mark is in its
+ * bounding, inheritable and permitted sets (and ambient, for a non-root
+ * command), so it survives every execve() and fork, and it survives a
+ * change of uid too: SECBIT_NO_SETUID_FIXUP, locked, keeps setuid() from
+ * clearing the permitted and ambient sets (su, runuser, setpriv --reuid),
+ * and the ambient mark then carries through the next execve() as the only
+ * capability a non-root program gets.  A program that drops capabilities
+ * by name can still drop the mark; what the container then reaches is the
+ * view above, which holds nothing of the host's but its programs.
  *
- * So the command holds, beside the container's capabilities, one that the
- * container does not: CAP_WAKE_ALARM (arming timers that wake a suspended
- * machine), or CAP_BLOCK_SUSPEND when the container has that one.  Its
- * permitted set is then never a subset of a container process's, and the
- * container is kept out of its /proc entries and from ptrace.  The mark
- * is in its bounding, inheritable and permitted sets (and ambient, for a
- * non-root command), so it survives every execve() and fork of the
- * command and its descendants, and the shells' privilege drops, which are
- * about ids.  The command can still trace the container's processes:
- * their permitted sets are subsets of its.
+ * One path stays open, in the kernel: on recent kernels mm_access() lets
+ * a caller that is perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN in the
+ * initial user namespace) read any process's environ, maps, auxv and
+ * smaps without the check above.  A container that holds either in the
+ * host's user namespace reads the command's environment that way: it is
+ * the caller's terminal and locale, PATH and HOME, and what --setenv adds.
  *
  * Refused: a container that holds CAP_SYS_PTRACE (it passes the check) or
- * both marks.  Before exec, hijack's child is non-dumpable too.  This is
- * the one way --tools is more privileged than the target, and the reason.
- *
- * Weaker ways, tried and dropped (16-tools.t caught each):
- *  - non-dumpable alone: execve() makes a process dumpable again unless
- *    its ids differ or it gains capabilities, so emptying P before exec
- *    (root regains I | B) protects the first program only, not what its
- *    shell runs next;
- *  - an effective or real gid of its own (no caller matches all three
- *    gids, and exec keeps such a process non-dumpable): dash and bash
- *    drop the difference at start, and a real gid of its own would keep
- *    the command from tracing the container (PTRACE_MODE_REALCREDS).
+ * both marks.  Withheld: CAP_SYS_ADMIN and CAP_DAC_READ_SEARCH when the
+ * container shares the caller's user namespace, which owns the view: the
+ * first would unmount or remount the view (a writable /usr), the second
+ * opens any file of a filesystem the view shows by its handle
+ * (open_by_handle_at(2)), the host's root filesystem included.
  */
-#include <dirent.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <linux/capability.h>
-#include <linux/mount.h>
-#include <sched.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/mount.h>
+#include <linux/securebits.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
+#include <sys/resource.h>
 
 #include "internal.h"
 
-static int sys_open_tree(int dfd, const char *path, unsigned int flags)
-{
-	return (int)syscall(SYS_open_tree, dfd, path, flags);
-}
-
-static int sys_move_mount(int from_dfd, const char *from, int to_dfd,
-			  const char *to, unsigned int flags)
-{
-	return (int)syscall(SYS_move_mount, from_dfd, from, to_dfd, to, flags);
-}
-
-#define TREE_CLONE (OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)
-
-int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
+int hj_tools_check(const struct hijack_plan *p, struct hj_tools_caps *ret,
 		   struct hijack_diag *d)
 {
+	const struct hijack_ns_state *user = &p->ns[HIJACK_NS_USER];
 	unsigned long long bnd = p->target_caps.bnd;
 
 	if (p->caps_mode != HIJACK_FROM_TARGET)
@@ -89,158 +72,87 @@ int hj_tools_check(const struct hijack_plan *p, int *ret_marker,
 	if (p->method == HIJACK_METHOD_SYSCALL)
 		return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
 				   "--tools with --method=syscall (use pidfd or nsfd)");
+	if (p->env_mode == HIJACK_FROM_TARGET)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, EINVAL,
+				   "--tools never gives the container's environment to the host's programs (name variables with --setenv)");
 	if (bnd & (1ULL << CAP_SYS_PTRACE))
 		return hj_diag_set(d, HIJACK_STEP_PLAN, EPERM,
 				   "--tools: the container holds CAP_SYS_PTRACE and could reach the host's files through the command");
 	if (!(bnd & (1ULL << CAP_WAKE_ALARM)))
-		*ret_marker = CAP_WAKE_ALARM;
+		ret->marker = CAP_WAKE_ALARM;
 	else if (!(bnd & (1ULL << CAP_BLOCK_SUSPEND)))
-		*ret_marker = CAP_BLOCK_SUSPEND;
+		ret->marker = CAP_BLOCK_SUSPEND;
 	else
 		return hj_diag_set(d, HIJACK_STEP_PLAN, EPERM,
 				   "--tools: the container holds CAP_WAKE_ALARM and CAP_BLOCK_SUSPEND, so nothing marks the command as not the container's");
+	/* The view's mount namespace belongs to the caller's user namespace. */
+	ret->withheld = 0;
+	if (user->dev == user->self_dev && user->ino == user->self_ino)
+		ret->withheld = 1ULL << CAP_SYS_ADMIN |
+				1ULL << CAP_DAC_READ_SEARCH;
 	return 0;
 }
 
-/* Add the mark (see the top of this file) to the sets the command gets. */
-void hj_tools_caps(struct hijack_caps *c, int marker, bool root)
+/*
+ * The mark in, the withheld out (see the top of this file).  The mark is
+ * ambient for a root command too: execve() gives a non-root program the
+ * ambient set only, and a root command may become one with setuid().
+ */
+void hj_tools_caps(struct hijack_caps *c, const struct hj_tools_caps *tc)
 {
-	unsigned long long bit = 1ULL << marker;
+	unsigned long long bit = 1ULL << tc->marker;
 
-	c->bnd |= bit;
-	c->inh |= bit;
-	c->prm |= bit;
-	c->eff |= bit;
-	/* execve() gives a non-root program the ambient set only. */
-	if (!root)
-		c->amb |= bit;
+	c->bnd = (c->bnd | bit) & ~tc->withheld;
+	c->inh = (c->inh | bit) & ~tc->withheld;
+	c->prm = (c->prm | bit) & ~tc->withheld;
+	c->eff = (c->eff | bit) & ~tc->withheld;
+	c->amb = (c->amb | bit) & ~tc->withheld;
 }
 
 /*
- * Put @from's entry @name at the same name under @to: a directory or file
- * as a bind mount of it (with what is mounted below it), a symlink as a
- * copy.
+ * The mark survives a change of uid, and no core dump is written: set in
+ * the command's process once its capabilities are set, while it still
+ * holds CAP_SETPCAP (which the securebits need).  The securebits are
+ * locked, so the command cannot take them back.
  */
-static int bind_back(int from, int to, const char *name)
+int hj_tools_confine(struct hijack_diag *d)
 {
-	_cleanup_close_ int tree = -EBADF, fd = -EBADF;
-	char target[PATH_MAX];
-	struct stat st;
-	ssize_t n;
+	struct rlimit none = { 0, 0 };
+	int bits = prctl(PR_GET_SECUREBITS);
 
-	if (fstatat(from, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	if (S_ISLNK(st.st_mode)) {
-		n = readlinkat(from, name, target, sizeof(target) - 1);
-		if (n < 0)
-			return -errno;
-		target[n] = '\0';
-		return symlinkat(target, to, name) < 0 ? -errno : 0;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		if (mkdirat(to, name, st.st_mode & 07777) < 0)
-			return -errno;
-	} else {
-		fd = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			    0600);
-		if (fd < 0)
-			return -errno;
-	}
-	tree = sys_open_tree(from, name, TREE_CLONE | AT_SYMLINK_NOFOLLOW);
-	if (tree < 0)
-		return -errno;
-	return sys_move_mount(tree, "", to, name, MOVE_MOUNT_F_EMPTY_PATH) < 0 ?
-	       -errno : 0;
-}
-
-/*
- * Make /run/hijack/root exist without writing to the host: a tmpfs over
- * /run in this mount namespace only, with every entry of the old /run
- * bound back under its name, and the mount point made on the tmpfs.
- */
-static int make_run_dir(struct hijack_diag *d)
-{
-	_cleanup_close_ int old = -EBADF, run = -EBADF;
-	struct dirent *e;
-	DIR *dir;
-	int r = 0, fd;
-
-	old = sys_open_tree(AT_FDCWD, "/run", TREE_CLONE);
-	if (old < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "clone /run");
-	if (mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV,
-		  "mode=0755,size=4m") < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "tmpfs on /run");
-	run = open("/run", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	fd = openat(old, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (run < 0 || fd < 0 || !(dir = fdopendir(fd))) {
-		if (fd >= 0)
-			(void)close(fd);
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "read /run");
-	}
-	while (r == 0 && (e = readdir(dir))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		r = bind_back(old, run, e->d_name);
-		if (r < 0)
-			(void)hj_diag_set(d, HIJACK_STEP_ROOT, r, "/run/%s",
-					  e->d_name);
-	}
-	(void)closedir(dir);
-	if (r < 0)
-		return r;
-	if ((mkdirat(run, "hijack", 0755) < 0 && errno != EEXIST) ||
-	    (mkdirat(run, "hijack/root", 0755) < 0 && errno != EEXIST))
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "/run/hijack/root");
+	if (bits < 0 ||
+	    prctl(PR_SET_SECUREBITS, bits | SECBIT_NO_SETUID_FIXUP |
+		  SECBIT_NO_SETUID_FIXUP_LOCKED) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CAPS, errno,
+				   "--tools: SECBIT_NO_SETUID_FIXUP");
+	if (setrlimit(RLIMIT_CORE, &none) < 0)
+		return hj_diag_set(d, HIJACK_STEP_LIMITS, errno,
+				   "--tools: RLIMIT_CORE 0");
 	return 0;
 }
-
 int hj_tools_child(const struct hijack_target *t, const char *dir,
 		   const char *cwd, bool cwd_given, struct hijack_diag *d)
 {
-	_cleanup_close_ int own = -EBADF, ct = -EBADF, tree = -EBADF;
-	_cleanup_close_ int cwdfd = -EBADF;
+	_cleanup_close_ int cwdfd = -EBADF, tree = -EBADF;
+	int r;
 
+	if (!dir)
+		dir = HIJACK_TOOLS_DIR;
 	/* Until exec makes it so for good: see the top of this file. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "PR_SET_DUMPABLE");
-	own = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	ct = openat(t->procfd, "ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (own < 0 || ct < 0)
-		return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
-				   "mount namespaces (own and pid %d's)",
-				   (int)t->pid);
-	/* A tree can be cloned only from inside its own mount namespace. */
-	if (setns(ct, CLONE_NEWNS) < 0)
-		return hj_diag_set(d, HIJACK_STEP_SETNS, errno,
-				   "mnt of pid %d", (int)t->pid);
-	tree = sys_open_tree(AT_FDCWD, "/", TREE_CLONE);
+	r = hj_tools_view(t, dir, d);
+	if (r < 0)
+		return r;
+	tree = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (tree < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
-				   "clone the root of pid %d", (int)t->pid);
-	if (setns(own, CLONE_NEWNS) < 0 || unshare(CLONE_NEWNS) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
-				   "a private mount namespace for --tools");
-	if (!dir) {
-		if (make_run_dir(d) < 0)
-			return -d->err;
-		dir = HIJACK_TOOLS_DIR;
-	}
-	if (sys_move_mount(tree, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
-				   "mount pid %d's root on %s", (int)t->pid, dir);
-	/* Born in the container's pid namespace: this procfs is its. */
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  NULL) < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
-				   "the container's /proc");
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "%s", dir);
 	/*
 	 * The working directory under DIR: the target's, or its root when
 	 * that is gone; or the one --wd named, which must exist (a relative
 	 * one starts at the container's root).  The path is the container's:
 	 * looked up in its tree (hj_root_open()), since a symlink swapped
-	 * into it would lead, from the host's root, to a host directory.
+	 * into it would lead elsewhere in the view.
 	 */
 	cwdfd = cwd[0] && (cwd_given || cwd[0] == '/') ?
 		hj_root_open(tree, cwd, O_PATH | O_DIRECTORY) : -EBADF;
@@ -249,7 +161,7 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 	if (cwd_given)
 		return hj_diag_set(d, HIJACK_STEP_CWD, cwdfd < 0 ? -cwdfd : errno,
 				   "--wd %s in pid %d's root", cwd, (int)t->pid);
-	if (chdir(dir) < 0)
+	if (fchdir(tree) < 0)
 		return hj_diag_set(d, HIJACK_STEP_CWD, errno, "%s", dir);
 	return 0;
 }

@@ -8,12 +8,12 @@
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 . "$TESTDIR/containers.sh"
 skip_unless_root
-for tool in runc podman busybox python3 strace ss ps tar; do
+for tool in runc podman busybox python3 strace ss ps tar gdb tcpdump bash; do
 	command -v "$tool" >/dev/null || skip_all "no $tool"
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 49
+plan 52
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -69,17 +69,23 @@ out=$("$HIJACK" --tools "runc:$n" -- ss -ltn)
 like "$out" "*127.0.0.1:8080*" "ss (the host's) in the container's network namespace shows its listener"
 out=$("$HIJACK" --tools "runc:$n" -- timeout -s INT 3 strace -p 1 2>&1)
 like "$out" "*attached*" "strace -p 1 attaches to the container's binary"
+out=$("$HIJACK" --tools "runc:$n" -- gdb -p 1 -batch -ex 'info inferiors' 2>&1)
+like "$out" "*process 1 *" "gdb -p 1 attaches to the container's binary"
+out=$("$HIJACK" --tools "runc:$n" -- bash -c 'timeout 10 tcpdump -n -l -i lo -c 1 tcp port 8080 2>/dev/null & sleep 2; exec 3<>/dev/tcp/127.0.0.1/8080; wait')
+like "$out" "*127.0.0.1.* > 127.0.0.1.8080*" "tcpdump in the container's network namespace sees its traffic"
 "$HIJACK" --tools "runc:$n" -- sh -c 'exit 7'
 is $? 7 "the exit status is passed through"
 out=$("$HIJACK" --tools "runc:$n" -- sh -c 'grep -E "^(CapEff|Uid)" /proc/self/status | tr -s "\t\n" "  "')
 is "$out" "Uid: 0 0 0 0 CapEff: $(printf %016x $((0x$(sed -n 's/^CapEff:\t//p' "/proc/$P/status") | 1 << 35))) " \
 	"the container's uid and capabilities, and the mark CAP_WAKE_ALARM"
 out=$("$HIJACK" --tools "runc:$n" -- sh -c 'echo "$PATH"')
-is "$out" "$PATH" "PATH is the caller's"
-mkdir "$tmp/mnt"
-out=$("$HIJACK" --tools="$tmp/mnt" "runc:$n" -- sh -c 'ls "$1"; pwd' sh "$tmp/mnt")
-is "$(echo $out)" "app dev proc small sys $tmp/mnt" "--tools=DIR mounts it on DIR instead"
-is "$(ls -A "$tmp/mnt")" "" "... which stays empty for the host"
+is "$out" "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "PATH is the view's program directories"
+out=$("$HIJACK" --tools=/srv/hj16-$$ "runc:$n" -- sh -c 'ls "$1"; pwd' sh "/srv/hj16-$$")
+is "$(echo $out)" "app dev proc small sys /srv/hj16-$$" "--tools=DIR mounts it on DIR instead, made in the view"
+is "$(ls -d "/srv/hj16-$$" 2>&1)" "ls: cannot access '/srv/hj16-$$': No such file or directory" "... and not on the host"
+err=$("$HIJACK" --tools=/usr/hj16 "runc:$n" -- true 2>&1); rc=$?
+is "$rc:$err" "125:hijack: options: --tools directory '/usr/hj16': inside one of the view's own mounts (/usr, /etc, /proc, /sys, /dev, /tmp, ...): Invalid argument" \
+	"--tools=DIR inside the host's /usr is refused"
 is "$(host_mounts)" "$host_before" "the host's mount table is as before"
 is "$(ct_mounts)" "$ct_before" "the container's mount table is as before"
 err=$("$HIJACK" --tools=rel "runc:$n" -- true 2>&1); rc=$?
@@ -89,9 +95,8 @@ out=$("$HIJACK" --tools --user=1000 --group=1000 "runc:$n" -- sh -c 'grep -E "^(
 is "$out" "Uid: 1000 1000 1000 1000 Gid: 1000 1000 1000 1000 CapEff: 0000000800000000 " \
 	"--user=1000: its ids, and of capabilities only the mark, CAP_WAKE_ALARM"
 
-host_run=$(ls -A /run | sort)
-out=$("$HIJACK" --tools "runc:$n" -- ls -A /run | grep -vx hijack | sort)
-is "$out" "$host_run" "/run inside holds the host's entries (bound back) beside hijack/"
+out=$("$HIJACK" --tools "runc:$n" -- ls -A /run)
+is "$out" "hijack" "/run inside holds hijack/ alone: nothing of the host's /run"
 start_target
 err=$("$HIJACK" --tools --pid "$TARGET" -- true 2>&1); rc=$?
 is "$rc:$err" "125:hijack: plan: --tools: the container holds CAP_SYS_PTRACE and could reach the host's files through the command: Operation not permitted" \
@@ -112,24 +117,9 @@ is "$?:$("$HIJACK" "podman:$n-pd" --read-file=/note)" "0:in podman" "... and a f
 podman_down "$n-pd"
 
 # --- not a door -------------------------------------------------------------------
-mkdir -m 700 "$tmp/hostonly"
-echo HOSTONLY >"$tmp/hostonly/secret"
-secret=$tmp/hostonly/secret
 
 # inside CMD...: run CMD in the container under test as its engine execs.
 inside() { $engine_exec "$@"; }
-# pid_of ARGS: the pid, in the container, of the process whose command
-# line is ARGS, waiting for it to appear.
-pid_of() {
-	_i=0
-	while [ $_i -lt 100 ]; do
-		_p=$(inside sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "$1 " ] && echo ${d#/proc/}; done' sh "$1")
-		[ -n "$_p" ] && { echo "$_p"; return 0; }
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
 try() {
 	out=$(inside sh -c "$1" 2>&1)
 	case $out in
@@ -139,26 +129,27 @@ try() {
 }
 
 # not_a_door LABEL TARGET INIT_PID: from a root process of the container
-# (the engine's exec), every path to a host-only file that the debugging
-# command holds open, with the host's / as its root and cwd.
+# (the engine's exec), every path to a file of the view only (on its
+# /tmp) that the debugging command holds open, with the view's / as its
+# root and cwd.
 not_a_door() {
 	label=$1
-	"$HIJACK" --tools "$2" -- sh -c "exec 3<'$secret'; cd /; exec sleep 4242" &
+	"$HIJACK" --tools "$2" -- sh -c "echo HOSTONLY >/tmp/secret; exec 3</tmp/secret; cd /; exec sleep 4242" &
 	dbg=$!
-	cpid=$(pid_of "sleep 4242") || bail "$label: the debugging command is not visible in the container"
+	cpid=$(pid_inside "sleep 4242") || bail "$label: the debugging command is not visible in the container"
 	ok 0 "$label: the debugging command is in the container's pid namespace (pid $cpid there)"
 	is "$(sed -n 's/^CapEff:\t//p' /proc/$(pgrep -P "$dbg" | head -1)/status 2>/dev/null)" \
 		"$(printf %016x $((0x$(sed -n 's/^CapEff:\t//p' "/proc/$3/status") | 1 << 35)))" \
 		"$label: it holds the container's capabilities and the mark, no more"
 	# A control: an ordinary process of the container is reachable this way.
 	inside sh -c 'sleep 4343 >/dev/null 2>&1 &'
-	ctl=$(pid_of "sleep 4343") || bail "$label: no control process"
+	ctl=$(pid_inside "sleep 4343") || bail "$label: no control process"
 	out=$(inside sh -c "ls /proc/$ctl/root/bin/busybox" 2>&1)
 	is "$out" "/proc/$ctl/root/bin/busybox" "$label: control: another container process's /proc/PID/root is readable"
-	try "cat /proc/$cpid/root$secret" "refused: /proc/PID/root to a host-only file"
-	try "cat /proc/$cpid/cwd$secret" "refused: /proc/PID/cwd"
+	try "cat /proc/$cpid/root/tmp/secret" "refused: /proc/PID/root to a file of the view"
+	try "cat /proc/$cpid/cwd/tmp/secret" "refused: /proc/PID/cwd"
 	try "cat /proc/$cpid/fd/3" "refused: /proc/PID/fd (a host file the command holds open)"
-	try "ls /proc/$cpid/root/ /proc/$cpid/cwd/; cd /proc/$cpid/root$tmp/hostonly && cat secret" "refused: chdir through /proc/PID/root"
+	try "ls /proc/$cpid/root/ /proc/$cpid/cwd/; cd /proc/$cpid/root/tmp && cat secret" "refused: chdir through /proc/PID/root"
 	try "for f in /proc/$cpid/map_files/*; do cat \$f; done" "refused: /proc/PID/map_files"
 	try "cat /proc/$cpid/environ /proc/$cpid/mem" "refused: /proc/PID/environ and mem"
 	out=$(inside /bin/ptry ptrace "$cpid" 2>&1)
@@ -172,10 +163,10 @@ not_a_door() {
 	wait "$dbg" 2>/dev/null
 	# bash drops a difference between real and effective ids at start; the
 	# mark is no id, and a process bash starts is just as closed.
-	"$HIJACK" --tools "$2" -- bash -c "exec 3<'$secret'; cd /; sleep 4244; :" &
+	"$HIJACK" --tools "$2" -- bash -c "echo HOSTONLY >/tmp/secret; exec 3</tmp/secret; cd /; sleep 4244; :" &
 	dbg=$!
-	cpid=$(pid_of "sleep 4244") || bail "$label: the child of bash is not visible in the container"
-	try "cat /proc/$cpid/root$secret /proc/$cpid/fd/3" "refused: a process bash started under --tools, through root and fd"
+	cpid=$(pid_inside "sleep 4244") || bail "$label: the child of bash is not visible in the container"
+	try "cat /proc/$cpid/root/tmp/secret /proc/$cpid/fd/3" "refused: a process bash started under --tools, through root and fd"
 	kill "$dbg"
 	wait "$dbg" 2>/dev/null
 	dbg=

@@ -1,7 +1,8 @@
 # containers.sh - start and remove throwaway containers of real runtimes,
 # for the tests and the README's demo.  POSIX sh; needs root.
 #
-#   lxc_up NAME      an LXC busybox container, no network; sets CT_PID
+#   lxc_up NAME      an LXC busybox container, no network; sets CT_PID;
+#                    LXC_EXTRA_CONFIG, if set, is one more line of its config
 #   lxc_down NAME
 #   runc_up NAME DIR a runc container from a busybox root in DIR; sets CT_PID
 #   runc_down NAME DIR
@@ -24,6 +25,7 @@ lxc_up() {
 	# No network: this workplace has no bridge, and a demo needs none.
 	sed -i '/^lxc\.net\./d' "/var/lib/lxc/$1/config"
 	echo "lxc.net.0.type = empty" >>"/var/lib/lxc/$1/config"
+	[ -z "${LXC_EXTRA_CONFIG:-}" ] || echo "$LXC_EXTRA_CONFIG" >>"/var/lib/lxc/$1/config"
 	lxc-start -n "$1" -d || return 1
 	_i=0
 	while [ $_i -lt 100 ]; do
@@ -354,4 +356,18 @@ distroless_down() {
 
 dockerlike_down() {
 	runc_down "$@"
+}
+
+# pid_inside ARGS: the pid, in the container where the caller's function
+# "inside" runs commands, of the process whose command line is ARGS (its
+# words joined by spaces), waiting up to 10 s for it to appear.
+pid_inside() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		_p=$(inside sh -c 'for d in /proc/[0-9]*; do [ "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" = "$1 " ] && echo ${d#/proc/}; done' sh "$1")
+		[ -n "$_p" ] && { echo "$_p"; return 0; }
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
 }

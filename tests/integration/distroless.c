@@ -11,10 +11,16 @@
  *	Try to attach to PID with ptrace(2), as a process of a container
  *	would to reach another's memory: print "attached" or the error, exit
  *	0 or 1 (16-tools.t: the debugging command must refuse it).
+ *
+ *   distroless asuid UID PROGRAM [ARG...]
+ *	Become UID (and gid UID, no supplementary groups) and exec PROGRAM,
+ *	as a container process of that user would run it (21-tools-attack.t:
+ *	a user of the container against a debugging command of that uid).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +49,20 @@ static int try_ptrace(const char *arg)
 	return 0;
 }
 
+static int as_uid(char **argv)
+{
+	unsigned int id = (unsigned int)atoi(argv[0]);
+
+	if (setgroups(0, NULL) < 0 || setresgid(id, id, id) < 0 ||
+	    setresuid(id, id, id) < 0) {
+		printf("asuid %u: %s\n", id, strerror(errno));
+		return 1;
+	}
+	execv(argv[1], argv + 1);
+	printf("exec %s: %s\n", argv[1], strerror(errno));
+	return 127;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
@@ -50,6 +70,8 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && strcmp(argv[1], "ptrace") == 0)
 		return try_ptrace(argv[2]);
+	if (argc > 3 && strcmp(argv[1], "asuid") == 0)
+		return as_uid(argv + 2);
 
 	a.sin_port = htons(argc > 1 ? (unsigned short)atoi(argv[1]) : 8080);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
