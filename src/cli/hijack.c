@@ -81,7 +81,7 @@ static void usage(void)
 	      "     --seccomp WHICH    target, none, or a policy FILE (see hijack(1))\n"
 	      "     --lsm WHICH        AppArmor/SELinux label: target or keep\n"
 	      "     --limits WHICH     resource limits and oom_score_adj: target or keep\n"
-	      "     --env WHICH        environment: target (plus TERM), keep or clear\n"
+	      "     --env WHICH        environment: target (plus TERM), keep, reset or clear\n"
 	      "     --setenv VAR=VALUE set a variable (repeatable)\n"
 	      "     --preserve-fds N   pass fds 3 to 3+N-1 on as well\n"
 	      "     --pty              give fds 0-2 a new terminal even if they are none\n"

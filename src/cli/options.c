@@ -200,7 +200,10 @@ static int option_confine(int c, const char *arg, struct cli_args *a,
 			o->env = HIJACK_RESET;
 			return OPTION_TAKEN;
 		}
-		return optval_part(arg, "--env", "clear", &o->env, err, errlen);
+		if (optval_part(arg, "--env", "clear", &o->env, err, errlen) < 0)
+			return fail("invalid --env '%s': target, keep, reset or clear",
+				    arg);
+		return OPTION_TAKEN;
 	default:
 		return OPTION_NOT_MINE;
 	}

@@ -149,7 +149,7 @@ for mode in plain bc; do
 	out=$(comp $m "hijack -t $sleeper ls --n")
 	has_word "$out" --net
 	ok $((! $?)) "$what: options after the command are not hijack's"
-	is "$(comp $m 'hijack --env ')" "clear keep target" "$what: --env <TAB>"
+	is "$(comp $m 'hijack --env ')" "clear keep reset target" "$what: --env <TAB>"
 	is "$(comp $m "hijack --seccomp=$tmp/files/f")" "$tmp/files/file.txt" \
 		"$what: --seccomp=<TAB> completes policy files"
 	is "$(HIJACK_PROBE_VAR=1 comp $m 'hijack --setenv=HIJACK_PROBE_V')" "HIJACK_PROBE_VAR=" \
@@ -200,7 +200,7 @@ else
 	is "$(zline 2)" "user uts" "zsh: --ns=mnt,u<TAB> (after the comma)"
 	is "$(zline 3)" "auto nsfd pidfd syscall" "zsh: --method <TAB>"
 	is "$(zline 4)" "json text" "zsh: --explain=<TAB>"
-	is "$(zline 5)" "clear keep target" "zsh: --env=<TAB>"
+	is "$(zline 5)" "clear keep reset target" "zsh: --env=<TAB>"
 	if command -v ps >/dev/null 2>&1; then
 		has_word "$(zline 6)" "$sleeper"
 		ok $? "zsh: --pid <TAB> offers the pid of a running process"

@@ -137,6 +137,36 @@ START_TEST(keep_and_none)
 }
 END_TEST
 
+/* HIJACK_RESET: the caller's terminal and locale, nothing that runs code. */
+START_TEST(reset)
+{
+	static const char *const kept[] = {
+		"TERM=xterm", "LANG=C.UTF-8", "LC_ALL=C", "COLUMNS=80", "TZ=UTC",
+	};
+	static const char *const dropped[] = {
+		"LD_PRELOAD=/x.so", "BASH_ENV=/x", "ENV=/x", "PYTHONPATH=/x",
+		"PERL5OPT=-Mx", "GCONV_PATH=/x", "HOME=/x", "PATH=.", "LC_=x",
+		"TERMINFO=/x", "LANGX=1",
+	};
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p = { 0 };
+	struct hijack_diag d = { 0 };
+	size_t i;
+
+	ck_assert_int_eq(clearenv(), 0);
+	for (i = 0; i < ARRAY_SIZE(kept); i++)
+		ck_assert_int_eq(putenv((char *)kept[i]), 0);
+	for (i = 0; i < ARRAY_SIZE(dropped); i++)
+		ck_assert_int_eq(putenv((char *)dropped[i]), 0);
+	o.env = HIJACK_RESET;
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_uint_eq(count(p.envp), ARRAY_SIZE(kept));
+	for (i = 0; i < ARRAY_SIZE(kept); i++)
+		ck_assert_str_eq(p.envp[i], kept[i]);
+	hj_env_free(p.envp);
+}
+END_TEST
+
 START_TEST(malformed_setenv)
 {
 	char *const assign[] = { "GOOD=1", "=bad", NULL };
@@ -163,6 +193,7 @@ int main(void)
 	tcase_add_test(tc, from_target);
 	tcase_add_test(tc, from_empty_or_missing_target);
 	tcase_add_test(tc, keep_and_none);
+	tcase_add_test(tc, reset);
 	tcase_add_test(tc, malformed_setenv);
 	suite_add_tcase(s, tc);
 	return tl_run(s);

@@ -225,12 +225,21 @@ START_TEST(files)
 	ck_assert_ptr_null(a.tools_dir);
 	ck_assert_str_eq(a.argv[0], "strace");
 	ck_assert_ptr_nonnull(a.opts.setenv);
-	ck_assert(strncmp(a.opts.setenv[0], "PATH=", 5) == 0);
+	ck_assert_str_eq(a.opts.setenv[0], "PATH=" HIJACK_TOOLS_PATH);
+	ck_assert_str_eq(a.opts.setenv[1], "HOME=/tmp");
+	ck_assert_ptr_null(a.opts.setenv[2]);
+	/* Never the container's environment for the host's programs. */
+	ck_assert_int_eq(a.opts.env, HIJACK_RESET);
 	cli_free(&a);
-	ck_assert_int_eq(PARSE("web", "--tools=/mnt", "--setenv=PATH=/x"), 0);
+	ck_assert_int_eq(PARSE("web", "--tools=/mnt", "--setenv=PATH=/x",
+			       "--setenv=HOME=/h", "--env=keep"), 0);
 	ck_assert_str_eq(a.tools_dir, "/mnt");
 	ck_assert_str_eq(a.opts.setenv[0], "PATH=/x");
-	ck_assert_ptr_null(a.opts.setenv[1]);
+	ck_assert_str_eq(a.opts.setenv[1], "HOME=/h");
+	ck_assert_ptr_null(a.opts.setenv[2]);
+	ck_assert_int_eq(a.opts.env, HIJACK_KEEP);
+	cli_free(&a);
+	ck_assert_int_eq(PARSE("web", "--tools", "--env=target"), -EINVAL);
 	cli_free(&a);
 	ck_assert_int_eq(PARSE("web", "--", "--read-file=x"), 0);
 	ck_assert(!a.copy);
@@ -274,7 +283,7 @@ START_TEST(bad_input)
 		{ { "--pid", "1", "--setenv", "NOVALUE" }, "malformed --setenv 'NOVALUE': VAR=VALUE expected" },
 		{ { "--pid", "1", "--setenv", "=x" }, "malformed --setenv '=x': VAR=VALUE expected" },
 		{ { "--pid", "1", "--caps=some" }, "invalid --caps 'some': target or keep" },
-		{ { "--pid", "1", "--env=none" }, "invalid --env 'none': target, keep or clear" },
+		{ { "--pid", "1", "--env=none" }, "invalid --env 'none': target, keep, reset or clear" },
 		{ { "--pid", "1", "--preserve-fds=-1" }, "invalid --preserve-fds '-1': a count of fds after 2" },
 		{ { "--pid", "1", "--limits=none" }, "invalid --limits 'none': target or keep" },
 		{ { "--pid", "1", "--user=" }, "empty --user" },
