@@ -71,7 +71,7 @@ attack() {
 	name=$1
 	shift
 	hold_start
-	$runner "$HIJACK" --pid "$TARGET" "$@" -- "$cmd" "$name" >"$tmp/err" 2>&1 9>&- &
+	$runner "$HIJACK" --pid "$TARGET" "$@" -- "${cmdpath:-$cmd}" "$name" >"$tmp/err" 2>&1 9>&- &
 	hp=$!
 	wait_held || diag "$name: no exec was held"
 	kill -KILL "$TARGET"
@@ -107,10 +107,14 @@ runner=""
 check pty
 
 # --tools: the host's programs; the container must lack a capability
-# to mark them with (tools.c), so it keeps CAP_CHOWN only.
+# to mark them with (tools.c), so it keeps CAP_CHOWN only.  The view
+# holds the target's tree (the host's, here) under /run/hijack/root, and
+# the same file is held there.
 start_target --caps 0
 if "$HIJACK" --pid "$TARGET" --tools -- /bin/true 2>/dev/null; then
+	cmdpath=/run/hijack/root$cmd
 	attack tools --tools
+	cmdpath=
 	check tools
 else
 	stop_target
