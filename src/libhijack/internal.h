@@ -242,7 +242,8 @@ int hj_copy(char *dst, size_t size, const char *src);
 bool hj_printable(const char *s);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);
 bool hj_init_alive(const struct hijack_container *c);
-bool hj_cgroup_has_mark(const char *cgroup_file, const char *mark);
+bool hj_cgroup_has_mark(const char *cgroup_file, const char *engine,
+			const char *mark);
 
 /* engine-runc.c: a runc/libcontainer state.json, also used by containerd */
 int hj_runc_parse_state(const char *json, size_t len, const char *engine,
