@@ -159,6 +159,10 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 	bool proved = false;
 	int r;
 
+	if (strcmp(c->state, "refused") == 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, EPERM,
+				   "%s:%s was not believed by its engine's checks",
+				   c->engine, c->name);
 	r = hijack_target_open(c->pid, &t, d);
 	if (r < 0) {
 		if (r == -ESRCH)

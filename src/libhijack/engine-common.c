@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,9 +156,39 @@ bool hj_hint_allows(const struct hj_ctlist *l, const char *s)
 	return !l->hint || strncmp(s, l->hint, strlen(l->hint)) == 0;
 }
 
+/*
+ * Record that @engine found @name but does not believe what says it runs
+ * (why: the rest, printf-style).  Best effort: a refusal that cannot be
+ * recorded only loses its note, the container is not listed either way.
+ */
+void hj_ctlist_refuse(struct hj_ctlist *l, const char *engine,
+		      const char *name, const char *fmt, ...)
+{
+	struct hj_refusal *v, *r;
+	va_list ap;
+
+	if (!*name || !hj_printable(name))
+		return;
+	v = reallocarray(l->refused, l->n_refused + 1, sizeof(*v));
+	if (!v)
+		return;
+	l->refused = v;
+	r = &v[l->n_refused];
+	if (hj_copy(r->engine, sizeof(r->engine), engine) < 0 ||
+	    hj_copy(r->name, sizeof(r->name), name) < 0)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	l->n_refused++;
+}
+
 void hj_ctlist_free(struct hj_ctlist *l)
 {
 	free(l->v);
 	l->v = NULL;
 	l->n = l->cap = 0;
+	free(l->refused);
+	l->refused = NULL;
+	l->n_refused = 0;
 }

@@ -204,6 +204,18 @@ struct hj_ctlist {
 	 * may skip the others (hj_hint_allows()).  NULL lists everything.
 	 */
 	const char *hint;
+	/*
+	 * What an engine found but does not believe (hj_ctlist_refuse()):
+	 * never a candidate, but said when its name is asked for or listed.
+	 */
+	struct hj_refusal *refused;
+	size_t n_refused;
+};
+
+struct hj_refusal {
+	char engine[16];
+	char name[256];
+	char why[320];
 };
 
 struct hj_engine {
@@ -227,6 +239,9 @@ extern const struct hj_engine hj_engine_lxc, hj_engine_docker,
 struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 				       const char *engine, const char *name,
 				       const char *id);
+void hj_ctlist_refuse(struct hj_ctlist *l, const char *engine,
+		      const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void hj_ctlist_free(struct hj_ctlist *l);
 bool hj_hint_allows(const struct hj_ctlist *l, const char *s);
 int hj_opendir(const char *path, DIR **ret);
