@@ -40,7 +40,7 @@ nlong=$(echo "$longopts" | wc -l)
 # The completion cases in each of the two bash setups.
 ncases=17
 nzcases=7
-plan $((2 + 2 * ncases + 3 + nzcases + 6 + 7 + 2 + 2 + 3 + 3 * nlong))
+plan $((2 + 2 * ncases + 3 + nzcases + 7 + 8 + 2 + 2 + 3 + 3 * nlong))
 
 # A process whose pid must be offered.
 sleep 300 &
@@ -237,6 +237,7 @@ hq2${IFS}touch${IFS}P2
 hq3$(touch P3)
 hq4`touch P4`
 hq5 "a b" 'c'
+hq6;touch${IFS}P6
 EOF
 {
 	printf '{\n   "containers": [\n'
@@ -244,7 +245,7 @@ EOF
 		printf '      {\n         "engine": "lxc",\n         "name": "%s",\n' "$n"
 		printf '         "id": "x",\n         "pid": 1,\n         "state": "running"\n      },\n'
 	done
-	printf '      {\n         "engine": "lxc",\n         "name": "hq6\\ntouch P6",\n'
+	printf '      {\n         "engine": "lxc",\n         "name": "hq7\\ntouch P7",\n'
 	printf '         "id": "x",\n         "pid": 1,\n         "state": "running"\n      }\n   ]\n}\n'
 } >"$tmp/stub/list.json"
 
@@ -265,14 +266,14 @@ while IFS= read -r name; do
 	ran bash "hijack $line" "$name" \
 		"bash: a name with shell syntax (hq$i) goes in quoted, one word, running nothing"
 done <"$tmp/stub/names"
-line=$(PATH="$tmp/stub:$PATH" comp plain "hijack hq6")
+line=$(PATH="$tmp/stub:$PATH" comp plain "hijack hq7")
 is "$line" "" "bash: a name with an escaped control character is not offered"
 
 if [ -z "$why" ]; then
 	zb=$(PATH="$tmp/stub:$PATH" ZCAPTURE_BUFFER=1 zsh -f "$TESTDIR/zcapture.zsh" \
 		"$(dirname "$zshfile")" "$tmp/zcapture.out" \
 		'hijack hq1' 'hijack hq2' 'hijack hq3' 'hijack hq4' 'hijack hq5' \
-		'hijack lxc:hq3' 'hijack hq6' 2>&1)
+		'hijack hq6' 'hijack lxc:hq3' 'hijack hq7' 2>&1)
 	{ cat "$tmp/stub/names"; echo 'lxc:hq3$(touch P3)'; } >"$tmp/znames"
 	i=0
 	while IFS= read -r name; do
@@ -280,10 +281,10 @@ if [ -z "$why" ]; then
 		ran zsh "$(echo "$zb" | sed -n "${i}p")" "$name" \
 			"zsh: a name with shell syntax (case $i) goes in quoted, one word, running nothing"
 	done <"$tmp/znames"
-	is "$(echo "$zb" | sed -n 7p)" "hijack hq6" "zsh: a name with an escaped control character is not offered"
+	is "$(echo "$zb" | sed -n 8p)" "hijack hq7" "zsh: a name with an escaped control character is not offered"
 else
 	i=0
-	while [ $i -lt 7 ]; do
+	while [ $i -lt 8 ]; do
 		skip "zsh: hostile names, case $i" "$why"
 		i=$((i + 1))
 	done
