@@ -773,7 +773,9 @@ int hijack_file_copy(const struct hijack_target *t,
  * @name: the name users give it (containerd: "NAMESPACE/ID").
  * @id: the engine's id for it (the name again where the engine has none).
  * @pid: its init process, in the caller's pid namespace.
- * @state: the engine's word for its state ("running", "created", ...).
+ * @state: the engine's word for its state ("running", "created", ...), or
+ *	"refused" for an entry of hijack_containers_list() that an engine
+ *	found but does not believe (then @pid is 0).
  * @start_ticks: the init's start time in clock ticks after boot, as
  *	/proc/PID/stat field 22 gives it, when the engine records it; else 0.
  * @cgroup_mark: a cgroup path component that only this container's tasks
@@ -810,7 +812,10 @@ const char *const *hijack_engine_names(void);
  *
  * A container that two engines know (docker's are containerd's "moby/ID"
  * and runc's too) is listed once, under the engine that made it.  An
- * engine that is not installed or not running adds nothing.
+ * engine that is not installed or not running adds nothing.  After the
+ * running containers come those an engine refused to believe, with
+ * @state "refused" and no pid (hijack_container_find() on the name says
+ * why; hijack_container_open() refuses them).
  *
  * Return: 0, or a negative errno (-ENOENT: @engine is not known; an
  * engine asked for by name that cannot be read gives its own error).
@@ -820,8 +825,10 @@ int hijack_containers_list(const char *engine, struct hijack_container **ret,
 
 /**
  * hijack_container_find() - resolve a TARGET to one running container.
- * @target: "[ENGINE:]NAME"; NAME is a name, a full id or a unique prefix of
- *	an id; "pid:PID" names a task directly.
+ * @target: "[ENGINE:]NAME"; NAME is a name or a full id, matched whole,
+ *	or a unique prefix of at least 12 hex digits of an id the engine
+ *	generated (64 hex digits), never the start of a name; "pid:PID"
+ *	names a task directly.
  * @ret: on success, the container.
  * @reterr_diag: optional, filled on failure; its detail lists the
  *	candidates ("docker:web lxc:web") or the engines searched.
@@ -830,7 +837,9 @@ int hijack_containers_list(const char *engine, struct hijack_container **ret,
  * wins over id prefixes.
  *
  * Return: 0; -ENOENT when nothing matches; -ENOTUNIQ when several
- * containers match; -EINVAL for a malformed @target or unknown engine;
+ * containers match; -EPERM when the only match is one its engine does not
+ * believe (an LXC monitor socket held by another user; the detail says
+ * who); -EINVAL for a malformed @target or unknown engine;
  * another negative errno when the named engine cannot be read.
  */
 int hijack_container_find(const char *target, struct hijack_container *ret,

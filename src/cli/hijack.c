@@ -225,6 +225,36 @@ static void scols_open(struct scols_api *a)
 #undef SCOLS_SYM
 }
 
+/*
+ * A container an engine found but did not believe (an LXC monitor socket
+ * someone else holds) is left out of the list, with a note on stderr that
+ * says why: the question hijack ENGINE:NAME would ask.  The first few
+ * only: anyone can bind thousands of such sockets.
+ */
+#define REFUSED_NOTES_MAX 8
+static void note_refused(const struct hijack_container *c, size_t seen)
+{
+	struct hijack_container found;
+	struct hijack_diag d = { 0 };
+	char target[sizeof(c->engine) + sizeof(c->name) + 1];
+
+	if (seen > REFUSED_NOTES_MAX)
+		return;
+	if (seen == REFUSED_NOTES_MAX) {
+		fputs("hijack: list: more containers left out, not believed\n", stderr);
+		return;
+	}
+	(void)snprintf(target, sizeof(target), "%s:%s", c->engine, c->name);
+	fputs("hijack: list: left out ", stderr);
+	if (hijack_container_find(target, &found, &d) < 0 && d.err == EPERM) {
+		put_escaped(stderr, d.detail, false);
+	} else {
+		put_escaped(stderr, target, false);
+		fputs(" not believed", stderr);
+	}
+	fputc('\n', stderr);
+}
+
 static int list_containers(bool json)
 {
 	static const char *const cols[] = { "ENGINE", "NAME", "ID", "PID",
@@ -233,7 +263,7 @@ static int list_containers(bool json)
 	struct hijack_container *v = NULL;
 	struct hijack_diag d;
 	struct scols_api sc;
-	size_t i, n = 0;
+	size_t i, n = 0, refused = 0;
 	int r;
 
 	scols_open(&sc);
@@ -255,9 +285,14 @@ static int list_containers(bool json)
 			sc.scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 	}
 	for (i = 0; i < n; i++) {
-		struct libscols_line *ln = sc.scols_table_new_line(tb, NULL);
+		struct libscols_line *ln;
 		char pid[16];
 
+		if (strcmp(v[i].state, "refused") == 0) {
+			note_refused(&v[i], refused++);
+			continue;
+		}
+		ln = sc.scols_table_new_line(tb, NULL);
 		if (!ln)
 			goto oom;
 		(void)snprintf(pid, sizeof(pid), "%d", (int)v[i].pid);

@@ -58,26 +58,93 @@ bool hj_init_alive(const struct hijack_container *c)
 }
 
 /*
- * Whether a line of /proc/PID/cgroup has @mark as a whole path component,
- * allowing for the decoration engines put around ids ("libpod-ID.scope",
- * "docker-ID.scope").  A substring anywhere would let "web" match "web2".
+ * How engines decorate a mark in their cgroup paths, besides the bare
+ * component ("/docker/ID", "/lxc.payload.NAME", "machine-NAME.scope"):
+ * the systemd cgroup driver's scopes, and Podman's cgroupfs "libpod-ID".
+ * Nothing else is accepted around a mark: "lxc.payload.web" followed by
+ * ".1" is another container, web.1.
  */
-bool hj_cgroup_has_mark(const char *cgroup_file, const char *mark)
+static const struct mark_form {
+	const char *engine, *prefix, *suffix;
+} mark_forms[] = {
+	{ "docker", "docker-", ".scope" },
+	{ "podman", "libpod-", ".scope" },
+	{ "podman", "libpod-", "" },
+};
+
+#define LXC_PAYLOAD "lxc.payload."
+
+static bool has_affixes(const char *s, size_t len, const char *prefix,
+			const char *mark, const char *suffix)
 {
-	size_t n = strlen(mark);
-	const char *p = cgroup_file;
+	size_t p = strlen(prefix), m = strlen(mark), x = strlen(suffix);
 
-	if (!n)
-		return false;
-	while ((p = strstr(p, mark))) {
-		char before = p == cgroup_file ? '\n' : p[-1];
-		char after = p[n];
+	return len == p + m + x && memcmp(s, prefix, p) == 0 &&
+	       memcmp(s + p, mark, m) == 0 && memcmp(s + p + m, suffix, x) == 0;
+}
 
-		if ((before == '/' || before == '-') &&
-		    (after == '\0' || after == '\n' || after == '/' ||
-		     after == '.'))
+static bool is_mark(const char *s, size_t len, const char *engine,
+		    const char *mark)
+{
+	size_t i;
+
+	if (has_affixes(s, len, "", mark, ""))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(mark_forms); i++)
+		if (strcmp(mark_forms[i].engine, engine) == 0 &&
+		    has_affixes(s, len, mark_forms[i].prefix, mark,
+				mark_forms[i].suffix))
 			return true;
-		p++;
+	return false;
+}
+
+/*
+ * Whether the cgroup path [@p, @end) has @mark as one whole component.
+ * LXC's marks count only as the first "lxc.payload." component: below it
+ * is the container's own subtree, where a container with a delegated
+ * cgroup can make "lxc.payload.OTHER" for a container it is not.
+ */
+static bool path_has_mark(const char *p, const char *end, const char *engine,
+			  const char *mark)
+{
+	bool lxc = strncmp(mark, LXC_PAYLOAD, strlen(LXC_PAYLOAD)) == 0;
+
+	while (p < end) {
+		const char *c = memchr(p, '/', (size_t)(end - p));
+		size_t len;
+
+		if (!c)
+			c = end;
+		len = (size_t)(c - p);
+		if (len && is_mark(p, len, engine, mark))
+			return true;
+		if (lxc && len >= strlen(LXC_PAYLOAD) &&
+		    memcmp(p, LXC_PAYLOAD, strlen(LXC_PAYLOAD)) == 0)
+			return false;
+		p = c + 1;
+	}
+	return false;
+}
+
+/*
+ * Whether a line of /proc/PID/cgroup ("ID:CONTROLLERS:PATH") has @mark,
+ * as @engine writes it, as a whole component of its path.  A substring
+ * anywhere would let "web" match "web2", and a prefix "web" match "web.1".
+ */
+bool hj_cgroup_has_mark(const char *cgroup_file, const char *engine,
+			const char *mark)
+{
+	const char *line, *end, *path;
+
+	if (!*mark || strchr(mark, '/'))
+		return false;
+	for (line = cgroup_file; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		path = memchr(line, ':', (size_t)(end - line));
+		if (path)
+			path = memchr(path + 1, ':', (size_t)(end - path - 1));
+		if (path && path_has_mark(path + 1, end, engine, mark))
+			return true;
 	}
 	return false;
 }
@@ -92,6 +159,10 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 	bool proved = false;
 	int r;
 
+	if (strcmp(c->state, "refused") == 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, EPERM,
+				   "%s:%s was not believed by its engine's checks",
+				   c->engine, c->name);
 	r = hijack_target_open(c->pid, &t, d);
 	if (r < 0) {
 		if (r == -ESRCH)
@@ -111,7 +182,7 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 	}
 	if (c->cgroup_mark[0]) {
 		r = hj_read_at(t->procfd, "cgroup", &cg, NULL);
-		if (r < 0 || !hj_cgroup_has_mark(cg, c->cgroup_mark))
+		if (r < 0 || !hj_cgroup_has_mark(cg, c->engine, c->cgroup_mark))
 			goto not_it;
 		proved = true;
 	}

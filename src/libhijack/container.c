@@ -144,6 +144,26 @@ static int cmp_containers(const void *a, const void *b)
 	return by_engine(a, b);
 }
 
+/*
+ * After the running containers, what an engine refused to believe: state
+ * "refused" and no pid, so that a caller can say why a name is missing.
+ */
+static int add_refused(struct hj_ctlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n_refused; i++) {
+		const struct hj_refusal *f = &l->refused[i];
+		struct hijack_container *c;
+
+		c = hj_ctlist_add(l, f->engine, f->name, f->name);
+		if (!c)
+			return -ENOMEM;
+		(void)hj_copy(c->state, sizeof(c->state), "refused");
+	}
+	return 0;
+}
+
 HIJACK_EXPORT int hijack_containers_list(const char *engine,
 					 struct hijack_container **ret,
 					 size_t *ret_n, struct hijack_diag *d)
@@ -167,30 +187,61 @@ HIJACK_EXPORT int hijack_containers_list(const char *engine,
 			l.v[i].pid = 0;
 	fold(&l);
 	qsort(l.v, l.n, sizeof(*l.v), cmp_containers);
+	r = add_refused(&l);
+	if (r < 0)
+		goto fail;
 	*ret = l.v;
 	*ret_n = l.n;
+	free(l.refused);
 	return 0;
 fail:
 	hj_ctlist_free(&l);
 	return r;
 }
 
-/* 2: the name or the full id; 1: a prefix of the id; 0: no match. */
+/*
+ * Only an id an engine made up may be abbreviated: Docker's, Podman's (and
+ * so containerd's "moby/ID") are 64 hex digits.  LXC, Incus, machined,
+ * runc, crun and containerd take whatever id or name they are given, so
+ * there a prefix of one container's name may be the whole name of another,
+ * stopped one: it is not a name.
+ */
+#define HJ_GENERATED_ID_LEN 64
+/* What "docker ps" and "podman ps" print: every id a user sees is as long. */
+#define HJ_ID_PREFIX_MIN 12
+
+static bool all_hex(const char *s, size_t n)
+{
+	return strspn(s, "0123456789abcdef") >= n;
+}
+
+static bool is_id_prefix(const char *id, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strlen(id) == HJ_GENERATED_ID_LEN &&
+	       all_hex(id, HJ_GENERATED_ID_LEN) && n >= HJ_ID_PREFIX_MIN &&
+	       n < HJ_GENERATED_ID_LEN && strncmp(id, prefix, n) == 0;
+}
+
+/* 2: the name or the full id; 1: a prefix of a generated id; 0: no match. */
 static int match(const struct hijack_container *c, const char *name)
 {
-	size_t n = strlen(name);
+	bool containerd = strcmp(c->engine, "containerd") == 0;
+	const char *slash = strchr(name, '/');
 
 	if (strcmp(c->name, name) == 0 || strcmp(c->id, name) == 0)
 		return 2;
 	/* containerd: "ID" means "default/ID". */
-	if (strcmp(c->engine, "containerd") == 0 &&
-	    strncmp(c->name, "default/", 8) == 0 && strcmp(c->name + 8, name) == 0)
+	if (containerd && strncmp(c->name, "default/", 8) == 0 &&
+	    strcmp(c->name + 8, name) == 0)
 		return 2;
-	if (n && strncmp(c->id, name, n) == 0)
+	if (is_id_prefix(c->id, name))
 		return 1;
-	/* containerd: "NAMESPACE/ID-PREFIX". */
-	if (strcmp(c->engine, "containerd") == 0 && strchr(name, '/') &&
-	    strncmp(c->name, name, n) == 0)
+	/* containerd: "NAMESPACE/ID-PREFIX", the namespace whole. */
+	if (containerd && slash &&
+	    strncmp(c->name, name, (size_t)(slash - name) + 1) == 0 &&
+	    is_id_prefix(c->name + (slash - name) + 1, slash + 1))
 		return 1;
 	return 0;
 }
@@ -262,11 +313,70 @@ static int ambiguous(struct hj_ctlist *l, const char *name,
 			   "'%s' matches several containers: %s", name, names);
 }
 
+/*
+ * "ENGINE:NAME" of a running container whose name or id starts with
+ * @name, in @buf, or "": said when @name alone matches nothing.
+ */
+static void starting_with(const struct hj_ctlist *l, const char *name,
+			  char *buf, size_t size)
+{
+	size_t i, n = strlen(name);
+
+	buf[0] = '\0';
+	for (i = 0; i < l->n; i++)
+		if (strncmp(l->v[i].name, name, n) == 0 ||
+		    strncmp(l->v[i].id, name, n) == 0) {
+			(void)snprintf(buf, size, "%s:%s", l->v[i].engine,
+				       l->v[i].name);
+			return;
+		}
+}
+
+/* What an engine refused under @name exactly: said, never entered. */
+static const struct hj_refusal *refused(const struct hj_ctlist *l,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n_refused; i++)
+		if (strcmp(l->refused[i].name, name) == 0)
+			return &l->refused[i];
+	return NULL;
+}
+
+/*
+ * Nothing answers to @name: say what came closest, a container an engine
+ * refused to believe under that name, or one whose name only starts so.
+ */
+static int none_found(const struct hj_ctlist *l, const struct hj_engine *only,
+		      const char *name, const char *searched, const char *near,
+		      struct hijack_diag *d)
+{
+	const struct hj_refusal *refusal = refused(l, name);
+
+	if (refusal)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, EPERM,
+				   "%s:%s not believed: %s", refusal->engine,
+				   refusal->name, refusal->why);
+	if (*near)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
+				   "no running container '%s' (searched: %s): %s only starts with it; names match whole, ids by %d hex digits or more",
+				   name, searched, near, HJ_ID_PREFIX_MIN);
+	if (only && strcmp(searched, "none present") == 0)
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
+				   "no running container '%s': %s is not installed or not running here",
+				   name, only->name);
+	return hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
+			   "no running container '%s' (searched: %s)", name,
+			   searched);
+}
+
 HIJACK_EXPORT int hijack_container_find(const char *target,
 					struct hijack_container *ret,
 					struct hijack_diag *d)
 {
 	const struct hj_engine *only = NULL;
+	char near[300];
 	struct hj_ctlist l = { 0 };
 	const char *name = target, *colon;
 	char searched[160];
@@ -292,19 +402,14 @@ HIJACK_EXPORT int hijack_container_find(const char *target,
 	r = collect(only, &l, searched, sizeof(searched), d);
 	if (r < 0)
 		goto out;
+	starting_with(&l, name, near, sizeof(near));
 	keep_best(&l, name);
 	if (l.n == 1)
 		*ret = l.v[0];
 	else if (l.n > 1)
 		r = ambiguous(&l, name, d);
-	else if (only && strcmp(searched, "none present") == 0)
-		r = hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
-				"no running container '%s': %s is not installed or not running here",
-				name, only->name);
 	else
-		r = hj_diag_set(d, HIJACK_STEP_TARGET, ENOENT,
-				"no running container '%s' (searched: %s)",
-				name, searched);
+		r = none_found(&l, only, name, searched, near, d);
 out:
 	hj_ctlist_free(&l);
 	return r;

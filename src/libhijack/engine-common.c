@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,12 +23,43 @@ int hj_copy(char *dst, size_t size, const char *src)
 	return 0;
 }
 
-/* Names from engines end up on terminals: refuse control characters. */
+/*
+ * Names from engines end up on terminals, in JSON and in shells' command
+ * lines: refuse control characters, the C1 ones (U+0080 to U+009F, which
+ * terminals may obey like ESC sequences) included, and what is not UTF-8.
+ */
 bool hj_printable(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		unsigned int cp, need, i;
+
+		if (*p < 0x80) {
+			if (*p < 0x20 || *p == 0x7f)
+				return false;
+			p++;
+			continue;
+		}
+		need = *p >= 0xf0 && *p < 0xf5 ? 3 :
+		       *p >= 0xe0 && *p < 0xf0 ? 2 :
+		       *p >= 0xc2 && *p < 0xe0 ? 1 : 0;
+		if (!need)
 			return false;
+		cp = *p & (0x3fu >> need);
+		for (i = 1; i <= need; i++) {
+			/* Also stops at the NUL: it is no continuation byte. */
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i] & 0x3fu);
+		}
+		/* Shortest form only, no surrogate, nothing past U+10FFFF. */
+		if (cp < 0xa0 || (need == 2 && cp < 0x800) ||
+		    (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		p += need + 1;
+	}
 	return true;
 }
 
@@ -155,9 +187,39 @@ bool hj_hint_allows(const struct hj_ctlist *l, const char *s)
 	return !l->hint || strncmp(s, l->hint, strlen(l->hint)) == 0;
 }
 
+/*
+ * Record that @engine found @name but does not believe what says it runs
+ * (why: the rest, printf-style).  Best effort: a refusal that cannot be
+ * recorded only loses its note, the container is not listed either way.
+ */
+void hj_ctlist_refuse(struct hj_ctlist *l, const char *engine,
+		      const char *name, const char *fmt, ...)
+{
+	struct hj_refusal *v, *r;
+	va_list ap;
+
+	if (!*name || !hj_printable(name))
+		return;
+	v = reallocarray(l->refused, l->n_refused + 1, sizeof(*v));
+	if (!v)
+		return;
+	l->refused = v;
+	r = &v[l->n_refused];
+	if (hj_copy(r->engine, sizeof(r->engine), engine) < 0 ||
+	    hj_copy(r->name, sizeof(r->name), name) < 0)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	l->n_refused++;
+}
+
 void hj_ctlist_free(struct hj_ctlist *l)
 {
 	free(l->v);
 	l->v = NULL;
 	l->n = l->cap = 0;
+	free(l->refused);
+	l->refused = NULL;
+	l->n_refused = 0;
 }

@@ -213,6 +213,18 @@ struct hj_ctlist {
 	 * may skip the others (hj_hint_allows()).  NULL lists everything.
 	 */
 	const char *hint;
+	/*
+	 * What an engine found but does not believe (hj_ctlist_refuse()):
+	 * never a candidate, but said when its name is asked for or listed.
+	 */
+	struct hj_refusal *refused;
+	size_t n_refused;
+};
+
+struct hj_refusal {
+	char engine[16];
+	char name[256];
+	char why[320];
 };
 
 struct hj_engine {
@@ -236,6 +248,9 @@ extern const struct hj_engine hj_engine_lxc, hj_engine_docker,
 struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 				       const char *engine, const char *name,
 				       const char *id);
+void hj_ctlist_refuse(struct hj_ctlist *l, const char *engine,
+		      const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void hj_ctlist_free(struct hj_ctlist *l);
 bool hj_hint_allows(const struct hj_ctlist *l, const char *s);
 int hj_opendir(const char *path, DIR **ret);
@@ -251,7 +266,8 @@ int hj_copy(char *dst, size_t size, const char *src);
 bool hj_printable(const char *s);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);
 bool hj_init_alive(const struct hijack_container *c);
-bool hj_cgroup_has_mark(const char *cgroup_file, const char *mark);
+bool hj_cgroup_has_mark(const char *cgroup_file, const char *engine,
+			const char *mark);
 
 /* engine-runc.c: a runc/libcontainer state.json, also used by containerd */
 int hj_runc_parse_state(const char *json, size_t len, const char *engine,

@@ -40,7 +40,7 @@ nlong=$(echo "$longopts" | wc -l)
 # The completion cases in each of the two bash setups.
 ncases=17
 nzcases=7
-plan $((2 + 2 * ncases + 3 + nzcases + 2 + 2 + 3 + 3 * nlong))
+plan $((2 + 2 * ncases + 3 + nzcases + 7 + 8 + 2 + 2 + 3 + 3 * nlong))
 
 # A process whose pid must be offered.
 sleep 300 &
@@ -209,6 +209,85 @@ else
 	fi
 	has_word "$(zline 7)" --net
 	ok $((! $?)) "zsh: options after the command are not hijack's"
+fi
+
+# --- hostile container names ---------------------------------------------
+# A container's name is whatever its engine accepted, and the completion
+# puts it into a command line the user then runs.  A stand-in hijack on
+# PATH (the completions run the "hijack" being completed) lists names with
+# ";", "${IFS}", "$(...)", backquotes, blanks, quotes and an escaped
+# newline, and records the first argument it is run with.  Each name,
+# completed from a prefix of its own and run, must reach hijack as one
+# word, the same name, and run nothing.
+mkdir -p "$tmp/stub" "$tmp/run"
+cat >"$tmp/stub/hijack" <<'EOF'
+#!/bin/sh
+d=$(dirname "$0")
+case "$*" in
+"--list --json") cat "$d/list.json" ;;
+--list) echo "ENGINE NAME ID PID STATE"; sed 's/^/lxc /; s/$/ x 1 running/' "$d/names" ;;
+*) printf '%s' "$1" >"$d/arg" ;;
+esac
+EOF
+chmod +x "$tmp/stub/hijack"
+# The names, and as hijack --list --json prints them, JSON-escaped.
+cat >"$tmp/stub/names" <<'EOF'
+hq1;touch P1
+hq2${IFS}touch${IFS}P2
+hq3$(touch P3)
+hq4`touch P4`
+hq5 "a b" 'c'
+hq6;touch${IFS}P6
+EOF
+{
+	printf '{\n   "containers": [\n'
+	sed 's/"/\\"/g' "$tmp/stub/names" | while IFS= read -r n; do
+		printf '      {\n         "engine": "lxc",\n         "name": "%s",\n' "$n"
+		printf '         "id": "x",\n         "pid": 1,\n         "state": "running"\n      },\n'
+	done
+	printf '      {\n         "engine": "lxc",\n         "name": "hq7\\ntouch P7",\n'
+	printf '         "id": "x",\n         "pid": 1,\n         "state": "running"\n      }\n   ]\n}\n'
+} >"$tmp/stub/list.json"
+
+# ran SHELL LINE NAME DESC: LINE, run by SHELL, gave hijack NAME and
+# created none of the files the names try to.
+ran() {
+	rm -f "$tmp/stub/arg" "$tmp/run"/P*
+	(cd "$tmp/run" && PATH="$tmp/stub:$PATH" "$1" -c "$2" >/dev/null 2>&1)
+	got=$(cat "$tmp/stub/arg" 2>/dev/null)
+	made=$(ls "$tmp/run")
+	is "$got|$made" "$3|" "$4"
+}
+
+i=0
+while IFS= read -r name; do
+	i=$((i + 1))
+	line=$(PATH="$tmp/stub:$PATH" comp plain "hijack hq$i")
+	ran bash "hijack $line" "$name" \
+		"bash: a name with shell syntax (hq$i) goes in quoted, one word, running nothing"
+done <"$tmp/stub/names"
+line=$(PATH="$tmp/stub:$PATH" comp plain "hijack hq7")
+is "$line" "" "bash: a name with an escaped control character is not offered"
+
+if [ -z "$why" ]; then
+	zb=$(PATH="$tmp/stub:$PATH" ZCAPTURE_BUFFER=1 zsh -f "$TESTDIR/zcapture.zsh" \
+		"$(dirname "$zshfile")" "$tmp/zcapture.out" \
+		'hijack hq1' 'hijack hq2' 'hijack hq3' 'hijack hq4' 'hijack hq5' \
+		'hijack hq6' 'hijack lxc:hq3' 'hijack hq7' 2>&1)
+	{ cat "$tmp/stub/names"; echo 'lxc:hq3$(touch P3)'; } >"$tmp/znames"
+	i=0
+	while IFS= read -r name; do
+		i=$((i + 1))
+		ran zsh "$(echo "$zb" | sed -n "${i}p")" "$name" \
+			"zsh: a name with shell syntax (case $i) goes in quoted, one word, running nothing"
+	done <"$tmp/znames"
+	is "$(echo "$zb" | sed -n 8p)" "hijack hq7" "zsh: a name with an escaped control character is not offered"
+else
+	i=0
+	while [ $i -lt 8 ]; do
+		skip "zsh: hostile names, case $i" "$why"
+		i=$((i + 1))
+	done
 fi
 
 # The option lists stay in LC_ALL=C order, as their comments ask, so that

@@ -21,7 +21,7 @@ trap '' PIPE
 : "${CTRESOLVE:=$(dirname "$FIXTURE")/ctresolve}"
 require_tools lxc-create runc containerd ctr dockerd docker podman busybox python3 bash zsh
 
-plan 61
+plan 60
 
 tmp=$(tmpdir)
 n=hjt$$
@@ -90,26 +90,30 @@ enter() {
 	done
 }
 
-enter lxc "$lxc_pid" "$n-lxc" "lxc:$n-lxc" "lxc:$n-l"
-enter runc "$runc_pid" "$n-runc" "runc:$n-runc" "runc:$n-ru"
-enter containerd "$ctr_pid" "$n-ctr" "containerd:$n-ctr" "containerd:default/$n-ctr" "containerd:default/$n-c"
+enter lxc "$lxc_pid" "$n-lxc" "lxc:$n-lxc"
+enter runc "$runc_pid" "$n-runc" "runc:$n-runc"
+enter containerd "$ctr_pid" "$n-ctr" "containerd:$n-ctr" "containerd:default/$n-ctr"
 enter docker "$docker_pid" "docker:$n-web" "$docker_id" "$(echo "$docker_id" | cut -c1-12)"
-enter podman "$podman_pid" "podman:$n-web" "$podman_id" "podman:$(echo "$podman_id" | cut -c1-10)"
+enter podman "$podman_pid" "podman:$n-web" "$podman_id" "podman:$(echo "$podman_id" | cut -c1-12)"
 
 # Docker's containers are also containerd's (namespace moby): reachable
 # there by name, but one container when every engine is searched.
-enter "containerd moby" "$docker_pid" "containerd:moby/$docker_id"
+enter "containerd moby" "$docker_pid" "containerd:moby/$docker_id" \
+	"containerd:moby/$(echo "$docker_id" | cut -c1-12)"
 
 # --- names that are not one container ---------------------------------------
 err=$("$HIJACK" "$n-web" -- true 2>&1); rc=$?
 is "$rc" 125 "a name two engines use: 125"
 is "$err" "hijack: target: '$n-web' matches several containers: docker:$n-web podman:$n-web" \
 	"... listing them as ENGINE:NAME"
-# An id prefix of several (lxc, runc and containerd ids are their names).
+# Names match whole: lxc, runc and containerd ids are names chosen
+# freely, not abbreviated; a generated id is, by 12 hex digits or more.
 err=$("$HIJACK" "$n-" -- true 2>&1); rc=$?
-is "$rc" 125 "an id prefix of several containers: 125"
-is "$err" "hijack: target: '$n-' matches several containers: lxc:$n-lxc containerd:default/$n-ctr runc:$n-runc" \
-	"... listing them in search order"
+is "$rc" 125 "the start of several names: 125"
+like "$err" "hijack: target: no running container '$n-' (searched: *): * only starts with it; names match whole, ids by 12 hex digits or more: No such file or directory" \
+	"... saying that names match whole"
+err=$("$HIJACK" "$(echo "$docker_id" | cut -c1-11)" -- true 2>&1); rc=$?
+like "$rc:$err" "125:*no running container*" "an id prefix under 12 hex digits: 125"
 for e in lxc runc docker podman containerd; do
 	err=$("$HIJACK" "$e:nosuch$$" -- true 2>&1); rc=$?
 	is "$rc:$err" "125:hijack: target: no running container 'nosuch$$' (searched: $e): No such file or directory" \

@@ -63,7 +63,7 @@ want="rweb $(readlink "/proc/$pid/ns/pid") $(readlink "/proc/$pid/ns/user") 0"
 out=$(as_user "$HIJACK --seccomp=none rweb -- /bin/sh -c '$probe'" 2>&1)
 is "$out" "$want" "entered by name as its user: its hostname, pid and user namespaces, root inside"
 id=$(as_user "podman inspect -f '{{.Id}}' rweb")
-out=$(as_user "$HIJACK --seccomp=none podman:$(echo "$id" | cut -c1-10) -- hostname" 2>&1)
+out=$(as_user "$HIJACK --seccomp=none podman:$(echo "$id" | cut -c1-12) -- hostname" 2>&1)
 is "$out" "rweb" "... and by id prefix"
 out=$(as_user "$HIJACK --explain=json --seccomp=none rweb" | python3 -c 'import json,sys; c=json.load(sys.stdin)["container"]; print(c["engine"], c["name"], c["pid"])')
 is "$out" "podman rweb $pid" "--explain=json names it"

@@ -1,6 +1,8 @@
 # zcapture.zsh DIR OUT LINE...: what zsh offers after <TAB> on each LINE,
 # one line of sorted candidates each, with the completion functions of DIR
-# (07-completions.t, 13-engines.t).
+# (07-completions.t, 13-engines.t).  With ZCAPTURE_BUFFER=1 in the
+# environment: the command line itself after the <TAB>, as zsh edited it,
+# with "<NL>" for each newline in it.
 #
 # An interactive zsh on a pseudo-terminal
 # (zsh/zpty), whose compadd is wrapped to append every match it is given
@@ -21,12 +23,19 @@ zpty z zsh -f -i
 zpty -w z "PS1=''; unsetopt autolist listambiguous beep; LISTMAX=1000000"
 zpty -w z "fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
 zpty -w z "compadd() { local -a h; if (( \${@[(I)-[OAD]*]} )); then builtin compadd \"\$@\"; return; fi; builtin compadd -A h \"\$@\"; print -rl -- \$h >>${(q)out}; builtin compadd \"\$@\"; }"
+zpty -w z "zcapture-buffer() { print -r -- \"BUFFER:\${BUFFER//\$'\\n'/<NL>}\" >>${(q)out} }; zle -N zcapture-buffer; bindkey '^B' zcapture-buffer"
 zpty -w z "print ready >>${(q)out}"
 for line in "$@"; do
 	wait_ready
 	: >$out
+	if [[ -n $ZCAPTURE_BUFFER ]]; then
+		zpty -n -w z "$line"$'\t'$'\C-b'$'\C-u'"print ready >>${(q)out}"$'\n'
+		wait_ready
+		print -r -- "$(sed -n 's/^BUFFER://p' $out)"
+		continue
+	fi
 	zpty -n -w z "$line"$'\t'$'\C-u'"print ready >>${(q)out}"$'\n'
 	wait_ready
-	print -r -- "$(grep -vx -e ready -e '' $out | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
+	print -r -- "$(grep -vx -e ready -e '' -e 'BUFFER:*' $out | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
 done
 zpty -d z

@@ -233,14 +233,75 @@ START_TEST(cgroup_marks)
 	static const char scope[] = "0::/machine.slice/libpod-abc.scope\n";
 	static const char lxc[] = "0::/lxc.payload.web/init\n";
 
-	ck_assert(hj_cgroup_has_mark(v1, "abc"));
-	ck_assert(!hj_cgroup_has_mark(v1, "ab"));
-	ck_assert(!hj_cgroup_has_mark(v1, "bc"));
-	ck_assert(hj_cgroup_has_mark(scope, "abc"));
-	ck_assert(hj_cgroup_has_mark(lxc, "lxc.payload.web"));
-	ck_assert(!hj_cgroup_has_mark(lxc, "lxc.payload.we"));
-	ck_assert(!hj_cgroup_has_mark("0::/lxc.payload.web2\n", "lxc.payload.web"));
-	ck_assert(!hj_cgroup_has_mark(lxc, ""));
+	ck_assert(hj_cgroup_has_mark(v1, "docker", "abc"));
+	ck_assert(!hj_cgroup_has_mark(v1, "docker", "ab"));
+	ck_assert(!hj_cgroup_has_mark(v1, "docker", "bc"));
+	ck_assert(hj_cgroup_has_mark(scope, "podman", "abc"));
+	ck_assert(hj_cgroup_has_mark(lxc, "lxc", "lxc.payload.web"));
+	ck_assert(!hj_cgroup_has_mark(lxc, "lxc", "lxc.payload.we"));
+	ck_assert(!hj_cgroup_has_mark("0::/lxc.payload.web2\n", "lxc", "lxc.payload.web"));
+	ck_assert(!hj_cgroup_has_mark(lxc, "lxc", ""));
+}
+END_TEST
+
+/*
+ * Each engine's mark ends where its own format says: at "/" or the end of
+ * the path, or at the decoration its cgroup driver puts around an id;
+ * never at a "." or "-" that only starts another container's name.
+ */
+START_TEST(cgroup_mark_boundaries)
+{
+	static const struct {
+		const char *engine, *mark, *cgroup;
+		bool want;
+	} cases[] = {
+		/* LXC and Incus: "lxc.payload.NAME", whole. */
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.web\n", true },
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.web.1\n", false },
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.web.1/init\n", false },
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.web-2\n", false },
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.web_x\n", false },
+		{ "lxc", "lxc.payload.web", "0::/x-lxc.payload.web\n", false },
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.web.scope\n", false },
+		{ "lxc", "lxc.payload.web", "4:pids:/lxc.payload.web\n", true },
+		{ "lxc", "lxc.payload.web", "4:lxc.payload.web:/\n", false },
+		/* Below another container's mark, its own subtree. */
+		{ "lxc", "lxc.payload.web", "0::/lxc.payload.evil/lxc.payload.web\n", false },
+		{ "lxc", "lxc.payload.web", "0::/user.slice/lxc.payload.web/init\n", true },
+		{ "incus", "lxc.payload.p_web", "0::/lxc.payload.p_web\n", true },
+		{ "incus", "lxc.payload.web", "0::/lxc.payload.web.1\n", false },
+		/* Docker: "/docker/ID" (cgroupfs), "docker-ID.scope" (systemd). */
+		{ "docker", "abc", "0::/docker/abc\n", true },
+		{ "docker", "abc", "0::/system.slice/docker-abc.scope\n", true },
+		{ "docker", "abc", "0::/system.slice/docker-abc.scope/init\n", true },
+		{ "docker", "abc", "0::/docker/abc.1\n", false },
+		{ "docker", "abc", "0::/docker/abcd\n", false },
+		{ "docker", "abc", "0::/system.slice/docker-abc.scopex\n", false },
+		{ "docker", "abc", "0::/system.slice/docker-abcd.scope\n", false },
+		{ "docker", "abc", "0::/system.slice/libpod-abc.scope\n", false },
+		{ "docker", "abc", "0::/x-abc\n", false },
+		/* Podman: "libpod-ID.scope", "libpod_parent/libpod-ID". */
+		{ "podman", "abc", "0::/machine.slice/libpod-abc.scope\n", true },
+		{ "podman", "abc", "0::/machine.slice/libpod-abc.scope/container\n", true },
+		{ "podman", "abc", "0::/libpod_parent/libpod-abc\n", true },
+		{ "podman", "abc", "0::/machine.slice/libpod-conmon-abc.scope\n", false },
+		{ "podman", "abc", "0::/libpod_parent/libpod-abc.1\n", false },
+		/* machined: the unit, whole. */
+		{ "machine", "machine-web.scope", "0::/machine.slice/machine-web.scope\n", true },
+		{ "machine", "machine-web.scope", "0::/machine.slice/machine-web.scope.d\n", false },
+		{ "machine", "machine-web", "0::/machine.slice/machine-web.scope\n", false },
+		/* No mark, or one that is a path, matches nothing. */
+		{ "lxc", "", "0::/\n", false },
+		{ "lxc", "lxc.payload.web/init", "0::/lxc.payload.web/init\n", false },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		ck_assert_msg(hj_cgroup_has_mark(cases[i].cgroup, cases[i].engine,
+						 cases[i].mark) == cases[i].want,
+			      "%s mark '%s' in '%s': expected %s", cases[i].engine,
+			      cases[i].mark, cases[i].cgroup,
+			      cases[i].want ? "a match" : "none");
 }
 END_TEST
 
@@ -558,6 +619,7 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, incus_api);
 	tcase_add_test(tc, incus_mark_too_long);
 	tcase_add_test(tc, cgroup_marks);
+	tcase_add_test(tc, cgroup_mark_boundaries);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("proof");
 	tcase_add_test(tc, containerd_layout);
