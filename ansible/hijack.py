@@ -23,6 +23,18 @@ description:
     nothing of the container is used for them (no C(tee), C(cat) or C(dd),
     no host path into the container's root), so C(copy), C(template) and
     C(fetch) work in containers without any tools.
+  - A file fetched is what the container makes of its path, so
+    C(hijack --read-file) reads a regular file only (not a FIFO or a
+    device such as C(/dev/zero), refused at once rather than waited on or
+    read without end), through no C(/proc) link and from no C(/proc) (its
+    C(/proc/self/environ) would be the controller's environment), and at
+    most C(hijack_max_size) bytes (1 GiB unless set). A refusal fails the
+    task with hijack's message; the fetched file is written under a
+    temporary name and renamed only when whole, so nothing is left at the
+    destination. Ansible's C(fetch) asks the container's own C(stat)
+    first and, for a file that is not regular, reads it with the
+    C(slurp) module, a program of the container's that hijack cannot
+    bound; use the task's C(timeout) there.
   - Modules need a shell and Python in the container; with
     C(hijack_shell=none), commands (C(raw)) run without a shell.
   - With C(hijack_host), hijack runs on that host over OpenSSH; one
@@ -112,6 +124,14 @@ options:
     choices: [target, keep]
     vars:
       - name: ansible_hijack_limits
+  hijack_max_size:
+    description:
+      - The most bytes C(fetch) reads from a container's file (hijack
+        C(--max-size)), as a number of bytes or with C(K), C(M), C(G) or
+        C(T) (KiB, ...). A larger file, or one that grows past it while it
+        is copied, fails the task. Unset, hijack's default of 1 GiB.
+    vars:
+      - name: ansible_hijack_max_size
   hijack_ns:
     description: Namespace types to enter (hijack C(--ns)), for example C(mnt,uts,net).
     vars:
@@ -188,6 +208,7 @@ options:
 import fcntl
 import hashlib
 import os
+import re
 import selectors
 import shlex
 import subprocess
@@ -396,11 +417,21 @@ class Connection(ConnectionBase):
     def fetch_file(self, in_path, out_path):
         super(Connection, self).fetch_file(in_path, out_path)
         display.vvv(u'FETCH %s TO %s' % (in_path, out_path), host=self._target())
+        file_opts = ['--read-file=%s' % in_path]
+        max_size = self.get_option('hijack_max_size')
+        if max_size not in (None, ''):
+            # Checked here: hijack's 125 for a bad value would read as an
+            # unreachable host.
+            if not re.match(r'^[0-9]+([KMGT](iB)?)?$', str(max_size), re.IGNORECASE):
+                raise AnsibleError('hijack_max_size %r: a number of bytes, or with K, M, G or T'
+                                   % (max_size,))
+            file_opts.append('--max-size=%s' % max_size)
+        # Written under another name, renamed when whole: a fetch hijack
+        # refuses, or that fails midway, leaves nothing at out_path.
         tmp = out_path + '.hijack-part'
         try:
             with open(to_bytes(tmp, errors='surrogate_or_strict'), 'wb') as dst:
-                self._transfer(['--read-file=%s' % in_path], in_path,
-                               subprocess.DEVNULL, dst, 'FETCH')
+                self._transfer(file_opts, in_path, subprocess.DEVNULL, dst, 'FETCH')
             os.rename(tmp, out_path)
         finally:
             if os.path.exists(tmp):

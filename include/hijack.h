@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -756,15 +757,56 @@ struct hijack_file {
  * is followed (inside the target).  Signals are forwarded as by
  * hijack_run().
  *
+ * What the target controls is typed and bounded.  A file read must be a
+ * regular file (opened O_NONBLOCK, its type checked on the opened fd: no
+ * FIFO, device or socket), found through no /proc magic link and on no
+ * proc filesystem (the copier has not exec'd: /proc/self would show the
+ * caller's environment, memory and fds), and of at most
+ * %HIJACK_FILE_MAX_DEFAULT bytes (hijack_file_copy_max() sets another
+ * bound), both before the first byte and while copying.  A write's
+ * directory is found through no magic link either, and the file it
+ * replaces must be a regular file.
+ *
  * Return: 0 when the copy was done, or when the copying process was killed
  * by a signal (@ret tells); a negative errno otherwise.  Step
  * HIJACK_STEP_FILE means the file itself failed (-ENOENT, -EACCES,
- * -EISDIR, -ENOSPC, -EROFS, ...), any other step that entering did.
+ * -EISDIR, -ENOSPC, -EROFS, -ELOOP, -EINVAL for a file of another type or
+ * of /proc, -EFBIG for one over the bound, ...), any other step that
+ * entering did.  A read refused before its first byte has written
+ * nothing to @f->fd; one that fails later (-EFBIG: the file grew past the
+ * bound while being copied; a read error) has written part of the file.
  */
 int hijack_file_copy(const struct hijack_target *t,
 		     const struct hijack_plan *plan,
 		     const struct hijack_file *f, struct hijack_result *ret,
 		     struct hijack_diag *reterr_diag);
+
+/**
+ * HIJACK_FILE_MAX_DEFAULT - the most bytes hijack_file_copy() reads: 1 GiB,
+ *	more than a file copied by hand out of a container holds (a
+ *	configuration, a log, a core dump of a small service), less than a
+ *	sparse or endless file would fill the caller's disk with.
+ */
+#define HIJACK_FILE_MAX_DEFAULT (UINT64_C(1) << 30)
+
+/**
+ * hijack_file_copy_max() - hijack_file_copy() with another bound on the
+ *	size of a file read.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build(); its pseudo-terminal is not used.
+ * @f: what to copy.
+ * @max_size: the most bytes read from the target's file; a larger file is
+ *	refused (-EFBIG).  Not used by a write, whose input is the caller's.
+ * @ret: how the copying process ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * Return: as hijack_file_copy().
+ */
+int hijack_file_copy_max(const struct hijack_target *t,
+			 const struct hijack_plan *plan,
+			 const struct hijack_file *f, uint64_t max_size,
+			 struct hijack_result *ret,
+			 struct hijack_diag *reterr_diag);
 
 /**
  * struct hijack_container - a running container, as its engine records it.

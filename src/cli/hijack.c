@@ -71,6 +71,8 @@ static void usage(void)
 	      "                        standard input\n"
 	      "     --mode MODE        octal mode of the written file (default: the old\n"
 	      "                        file's, 0644 for a new one)\n"
+	      "     --max-size SIZE    read at most SIZE bytes (K, M, G, T: KiB, ...),\n"
+	      "                        refuse a larger file (default 1G)\n"
 	      "\n"
 	      "Confinement (default: everything as the target has it):\n"
 	      "     --user USER        run as this user (name or uid, looked up in the target)\n"
@@ -93,7 +95,8 @@ static void usage(void)
 	      "\n"
 	      "Exit status: the command's; 128+N if it was killed by signal N;\n"
 	      "125 if hijack failed, 126 if the command cannot run, 127 if not found;\n"
-	      "a file copy: 0, or 1 when the file could not be read or written.\n"
+	      "a file copy: 0, or 1 when the file could not be read or written\n"
+	      "(or was refused: not a regular file, in /proc, over --max-size).\n"
 	      "For more details see hijack(1).\n",
 	      stdout);
 }
@@ -390,7 +393,8 @@ int main(int argc, char **argv)
 	}
 
 	if (a.copy)
-		r = hijack_file_copy(t, &plan, &a.file, &res, &d);
+		r = hijack_file_copy_max(t, &plan, &a.file, a.max_size, &res,
+					 &d);
 	else if (a.tools)
 		r = hijack_run_tools(t, &plan, a.tools_dir, a.argv, &res, &d);
 	else

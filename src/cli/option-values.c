@@ -2,7 +2,9 @@
 /*
  * option-values.c - what each option's value may be, and where it goes.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +140,35 @@ int optval_mode(const char *s, int *ret, char *err, size_t errlen)
 		return fail("invalid --mode '%s': octal permission bits, 07777 at most",
 			    s);
 	*ret = (int)v;
+	return 0;
+}
+
+/*
+ * A size: bytes, or a count of KiB, MiB, GiB or TiB ("64K", "1GiB"; K and
+ * k alike, powers of 1024 as dd(1) and head(1) read a lone K).
+ */
+int optval_size(const char *s, const char *opt, uint64_t *ret, char *err,
+		size_t errlen)
+{
+	static const char units[] = "KMGT";
+	const char *u;
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end && (u = strchr(units, toupper((unsigned char)*end)))) {
+		shift = 10 * (unsigned int)(u - units + 1);
+		end++;
+		if (strcmp(end, "iB") == 0)
+			end += 2;
+	}
+	if (errno || end == s || *end || *s < '0' || *s > '9' ||
+	    (shift && v > (UINT64_MAX >> shift)))
+		return fail("invalid %s '%s': a size in bytes, or with K, M, G or T (KiB, ...)",
+			    opt, s);
+	*ret = (uint64_t)v << shift;
 	return 0;
 }
 

@@ -38,6 +38,7 @@ enum {
 	OPT_READ_FILE,
 	OPT_WRITE_FILE,
 	OPT_MODE,
+	OPT_MAX_SIZE,
 	OPT_TOOLS,
 };
 
@@ -76,6 +77,7 @@ static const struct option longopts[] = {
 	{ "read-file",  required_argument, NULL, OPT_READ_FILE },
 	{ "write-file", required_argument, NULL, OPT_WRITE_FILE },
 	{ "mode",    required_argument, NULL, OPT_MODE },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "tools",   optional_argument, NULL, OPT_TOOLS },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
@@ -105,6 +107,7 @@ void cli_free(struct cli_args *a)
 struct parse_state {
 	bool have_pid;
 	bool have_mode;
+	bool have_max_size;
 	int mode;		/* --mode, or -1 */
 };
 
@@ -237,6 +240,9 @@ static int option_action(int c, const char *arg, char **argv,
 	case OPT_MODE:
 		st->have_mode = true;
 		return optval_mode(arg, &st->mode, err, errlen);
+	case OPT_MAX_SIZE:
+		st->have_max_size = true;
+		return optval_size(arg, "--max-size", &a->max_size, err, errlen);
 	case OPT_TOOLS:
 		if (arg && arg[0] != '/')
 			return fail("invalid --tools '%s': an absolute directory",
@@ -327,6 +333,8 @@ static int check_combinations(const struct cli_args *a,
 		return fail("--json goes with --list (for --explain: --explain=json)");
 	if (st->have_mode && (!a->copy || a->file.op != HIJACK_FILE_WRITE))
 		return fail("--mode goes with --write-file");
+	if (st->have_max_size && (!a->copy || a->file.op != HIJACK_FILE_READ))
+		return fail("--max-size goes with --read-file");
 	if (st->have_pid && a->target)
 		return fail("a container '%s' and --pid: one target only",
 			    a->target);
@@ -391,6 +399,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	a->tools_dir = NULL;
 	a->env_given = false;
 	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
+	a->max_size = HIJACK_FILE_MAX_DEFAULT;
 	do {
 		r = parse_options(argc, argv, a, &st, err, errlen);
 		if (r != OPTION_TAKEN)

@@ -24,6 +24,7 @@ struct cli_args {
 	bool json;		/* --list --json */
 	bool copy;		/* --read-file or --write-file: file holds it */
 	struct hijack_file file;
+	uint64_t max_size;	/* --max-size: the most bytes --read-file reads */
 	bool tools;		/* --tools[=DIR] */
 	const char *tools_dir;	/* NULL: the default */
 	bool env_given;		/* --env said which */

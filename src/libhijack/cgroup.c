@@ -153,8 +153,7 @@ int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 
 	r = hj_proc_read(t, "cgroup", &text, NULL);
 	if (r < 0)
-		return hj_diag_set(d, HIJACK_STEP_OPEN, r, "/proc/%d/cgroup",
-				   (int)t->pid);
+		return hj_proc_fail(d, HIJACK_STEP_OPEN, t->pid, "cgroup", r);
 	{
 		struct hijack_target me = { .procfd = open("/proc/self",
 					    O_RDONLY | O_DIRECTORY | O_CLOEXEC) };

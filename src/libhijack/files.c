@@ -10,12 +10,29 @@
  * cannot point a copy at a host file (the class of CVE-2018-15664, where
  * "docker cp" followed a symlink swapped in by the container).
  *
+ * What the container chooses is typed and bounded (hijack(1), SECURITY):
+ *  - a file read is a regular file, opened O_NONBLOCK (a FIFO put in its
+ *    place cannot hang the copy) and checked with fstat() on the fd that
+ *    is read, never by its name before;
+ *  - no /proc: the copier has not exec'd, so its memory, environment and
+ *    fds are hijack's, the host's; /proc/self/environ would be the
+ *    caller's environment, /proc/self/fd/1 the caller's stdout.  The
+ *    lookup goes through no magic link (hj_open_nomagic()), and a file of
+ *    a proc filesystem, wherever it is mounted, is refused by fstatfs();
+ *  - at most the bound the caller gave, checked against the size before
+ *    the first byte and enforced while copying: a file that grows past it
+ *    ends the copy with an error, it is not cut short in silence;
+ *  - a write goes to a new file beside the old one and replaces it only
+ *    when whole; its directory is looked up through no magic link either,
+ *    and an old file that is not a regular one is refused.
+ *
  * The child runs under the target's seccomp filters, so it keeps to calls
  * every container profile allows (Docker's default, runc's and LXC's):
- * openat, read, write, fstat/newfstatat, fchmod, fchown, fsync, renameat,
- * unlinkat, rt_sigaction, close (and sync_file_range, which may fail).  No sendfile or splice (an allow-list may
- * omit them), no O_TMPFILE (not every filesystem has it, and linking it
- * needs /proc or CAP_DAC_READ_SEARCH).
+ * openat2 (openat when refused), read, write, fstat/newfstatat, fstatfs,
+ * fchmod, fchown, fsync, renameat, unlinkat, rt_sigaction, close (and
+ * sync_file_range, which may fail).  No sendfile or splice (an allow-list
+ * may omit them), no O_TMPFILE (not every filesystem has it, and linking
+ * it needs /proc or CAP_DAC_READ_SEARCH).
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -24,6 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 
 #include "internal.h"
 
@@ -107,6 +126,10 @@ static int file_fail(struct hijack_diag *d, const struct hijack_file *f,
 		return hj_diag_set(d, HIJACK_STEP_FILE, err,
 				   "writing %s: the container mounts it read-only",
 				   path);
+	case ELOOP:
+		return hj_diag_set(d, HIJACK_STEP_FILE, err,
+				   "%s %s: a symlink loop, or a /proc link to a process's files (refused)",
+				   verb, path);
 	default:
 		break;
 	}
@@ -118,25 +141,35 @@ static int file_fail(struct hijack_diag *d, const struct hijack_file *f,
 #define WRITEBACK_STEP (8 << 20)
 
 /*
- * Copy @in to @out until end of file.  Return 0, -EINTR when a caught
- * signal stopped it, or a negative errno; *@ret_in_err says which side
- * failed.  With @writeback (@out is the new file), writeback is started
- * behind the copy, so that the final fsync() finds little left to write
- * instead of the whole file; a filter or kernel that refuses
- * sync_file_range() only makes that fsync() slower.
+ * Copy @in to @out until end of file, @max bytes at most.  Return 0,
+ * -EINTR when a caught signal stopped it, -EFBIG (an input error) when
+ * there was more than @max, or a negative errno; *@ret_in_err says which
+ * side failed.  One byte more than @max is asked for, so that a file of
+ * exactly @max bytes is copied and a longer one is told.  With @writeback
+ * (@out is the new file), writeback is started behind the copy, so that
+ * the final fsync() finds little left to write instead of the whole file;
+ * a filter or kernel that refuses sync_file_range() only makes that
+ * fsync() slower.
  */
-static int copy_fd(int in, int out, bool writeback, bool *ret_in_err)
+static int copy_fd(int in, int out, uint64_t max, bool writeback,
+		   bool *ret_in_err)
 {
-	off_t done = 0, flushed = 0;
+	uint64_t done = 0, flushed = 0;
+	size_t off, want;
 	ssize_t n, w;
-	size_t off;
 
 	for (;;) {
 		if (stop_sig)
 			return -EINTR;
-		n = read(in, buf, sizeof(buf));
+		want = max - done < sizeof(buf) ? (size_t)(max - done) + 1 :
+						  sizeof(buf);
+		n = read(in, buf, want);
 		if (n == 0)
 			return 0;
+		if (n > 0 && done + (uint64_t)n > max) {
+			*ret_in_err = true;
+			return -EFBIG;
+		}
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -156,7 +189,8 @@ static int copy_fd(int in, int out, bool writeback, bool *ret_in_err)
 		}
 		done += n;
 		if (writeback && done - flushed >= WRITEBACK_STEP) {
-			if (sync_file_range(out, flushed, done - flushed,
+			if (sync_file_range(out, (off_t)flushed,
+					    (off_t)(done - flushed),
 					    SYNC_FILE_RANGE_WRITE) < 0)
 				writeback = false;
 			flushed = done;
@@ -164,23 +198,103 @@ static int copy_fd(int in, int out, bool writeback, bool *ret_in_err)
 	}
 }
 
-static int file_read(const struct hijack_file *f, struct hijack_diag *d)
+/* @size in @out as a bound is given: "1 GiB", "512 KiB", "1000 bytes". */
+static const char *size_str(uint64_t size, char *out, size_t len)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB",
+					     "TiB", "PiB", "EiB" };
+	unsigned int u = 0;
+
+	while (size && size % 1024 == 0 && u + 1 < ARRAY_SIZE(units)) {
+		size /= 1024;
+		u++;
+	}
+	(void)snprintf(out, len, "%llu %s", (unsigned long long)size,
+		       units[u]);
+	return out;
+}
+
+/* What a file of @mode is, for a refusal. */
+static const char *kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a regular file";
+	}
+}
+
+/*
+ * Open the file to read and prove it one: a regular file, of no proc
+ * filesystem, of at most @max bytes now.  Nothing has been written yet
+ * when this refuses.
+ */
+static int open_source(const struct hijack_file *f, uint64_t max,
+		       struct hijack_diag *d)
 {
 	_cleanup_close_ int fd = -EBADF;
-	bool in_err = false;
+	char a[32], b[32];
+	struct statfs sfs;
 	struct stat st;
-	int r;
 
-	fd = open(f->path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	fd = hj_open_nomagic(f->path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return file_fail(d, f, f->path, errno);
+		return file_fail(d, f, f->path, -fd);
 	if (fstat(fd, &st) < 0)
 		return file_fail(d, f, f->path, errno);
 	if (S_ISDIR(st.st_mode))
 		return file_fail(d, f, f->path, EISDIR);
-	r = copy_fd(fd, f->fd, false, &in_err);
+	if (!S_ISREG(st.st_mode))
+		return hj_diag_set(d, HIJACK_STEP_FILE, EINVAL,
+				   "reading %s: %s in the container, not a regular file (refused)",
+				   f->path, kind(st.st_mode));
+	/* Unknown is refused too: a filter that denies fstatfs() hides /proc. */
+	if (fstatfs(fd, &sfs) < 0)
+		return hj_diag_set(d, HIJACK_STEP_FILE, errno,
+				   "reading %s: cannot tell its filesystem (fstatfs)",
+				   f->path);
+	if (sfs.f_type == PROC_SUPER_MAGIC)
+		return hj_diag_set(d, HIJACK_STEP_FILE, EINVAL,
+				   "reading %s: a /proc file, a process's state (the copier's own is hijack's), not a file (refused)",
+				   f->path);
+	if (st.st_size < 0 || (uint64_t)st.st_size > max)
+		return hj_diag_set(d, HIJACK_STEP_FILE, EFBIG,
+				   "reading %s: %s, more than the bound of %s (--max-size)",
+				   f->path, size_str((uint64_t)st.st_size, a, sizeof(a)),
+				   size_str(max, b, sizeof(b)));
+	return TAKE_FD(fd);
+}
+
+/*
+ * Without a name of its own for the output (the caller's fd, the CLI's
+ * standard output), a copy that fails midway has written part of the
+ * file there; the error says so, and the caller's status tells.
+ */
+static int file_read(const struct hijack_file *f, uint64_t max,
+		     struct hijack_diag *d)
+{
+	_cleanup_close_ int fd = -EBADF;
+	bool in_err = false;
+	char b[32];
+	int r;
+
+	fd = open_source(f, max, d);
+	if (fd < 0)
+		return fd;
+	r = copy_fd(fd, f->fd, max, false, &in_err);
 	if (r == -EINTR)
 		reraise(stop_sig);
+	if (r == -EFBIG)
+		return hj_diag_set(d, HIJACK_STEP_FILE, r,
+				   "reading %s: it grew past the bound of %s (--max-size) while being copied; the output is incomplete",
+				   f->path, size_str(max, b, sizeof(b)));
 	if (r < 0 && in_err)
 		return file_fail(d, f, f->path, -r);
 	if (r < 0)
@@ -252,7 +366,7 @@ static int fill_and_rename(const struct hijack_file *f, int dirfd,
 	fd = open_temp(dirfd, base, tmp, sizeof(tmp));
 	if (fd < 0)
 		return file_fail(d, f, path, -fd);
-	r = copy_fd(f->fd, fd, true, &in_err);
+	r = copy_fd(f->fd, fd, UINT64_MAX, true, &in_err);
 	if (r == -EINTR) {
 		(void)unlinkat(dirfd, tmp, 0);
 		reraise(stop_sig);
@@ -315,16 +429,17 @@ static int file_write(const struct hijack_file *f, struct hijack_diag *d)
 	if (r < 0)
 		return file_fail(d, f, path, -r);
 
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* No magic link: /proc/self/fd/N may be a directory of the host. */
+	dirfd = hj_open_nomagic(dir, O_RDONLY | O_DIRECTORY);
 	/* Search permission is enough to create and rename in it. */
-	if (dirfd < 0 && errno == EACCES)
-		dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0 && (errno == ENOENT || errno == ENOTDIR))
-		return hj_diag_set(d, HIJACK_STEP_FILE, errno,
+	if (dirfd == -EACCES)
+		dirfd = hj_open_nomagic(dir, O_PATH | O_DIRECTORY);
+	if (dirfd == -ENOENT || dirfd == -ENOTDIR)
+		return hj_diag_set(d, HIJACK_STEP_FILE, dirfd,
 				   "writing %s: no directory %s in the container",
 				   path, dir);
 	if (dirfd < 0)
-		return file_fail(d, f, path, errno);
+		return file_fail(d, f, path, -dirfd);
 
 	exists = fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (!exists && errno != ENOENT)
@@ -347,25 +462,34 @@ static int file_write(const struct hijack_file *f, struct hijack_diag *d)
 		/* A running program's file may be renamed over, not opened. */
 		if (probe < 0 && errno != ETXTBSY)
 			return file_fail(d, f, path, errno);
+		/* Swapped for a FIFO or a device since: refused all the same. */
+		if (probe >= 0 && (fstat(probe, &st) < 0 || !S_ISREG(st.st_mode)))
+			return hj_diag_set(d, HIJACK_STEP_FILE, EINVAL,
+					   "writing %s: not a regular file in the container",
+					   path);
 	}
 	return fill_and_rename(f, dirfd, base, path, exists ? &st : NULL, d);
 }
 
 int hj_file_child(const struct hijack_file *f, struct hijack_diag *d)
 {
+	const struct hj_file_copy *c = (const struct hj_file_copy *)f;
+
 	catch_signals();
 	if (f->op == HIJACK_FILE_READ)
-		return file_read(f, d);
+		return file_read(f, c->max, d);
 	return file_write(f, d);
 }
 
-HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
-				   const struct hijack_plan *plan,
-				   const struct hijack_file *f,
-				   struct hijack_result *ret,
-				   struct hijack_diag *d)
+HIJACK_EXPORT int hijack_file_copy_max(const struct hijack_target *t,
+				       const struct hijack_plan *plan,
+				       const struct hijack_file *f,
+				       uint64_t max_size,
+				       struct hijack_result *ret,
+				       struct hijack_diag *d)
 {
-	struct hj_spawn_how how = { .file = f };
+	struct hj_file_copy c = { .max = max_size };
+	struct hj_spawn_how how = { .file = &c.f };
 
 	if (!f || !f->path || !*f->path || f->fd < 0 ||
 	    (f->op != HIJACK_FILE_READ && f->op != HIJACK_FILE_WRITE))
@@ -376,5 +500,15 @@ HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "file mode %#o: 07777 at most, for a write only",
 				   (unsigned int)f->mode);
+	c.f = *f;
 	return hj_spawn(t, plan, NULL, &how, ret, d);
+}
+
+HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
+				   const struct hijack_plan *plan,
+				   const struct hijack_file *f,
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
+{
+	return hijack_file_copy_max(t, plan, f, HIJACK_FILE_MAX_DEFAULT, ret, d);
 }

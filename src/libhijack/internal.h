@@ -50,11 +50,17 @@ int hj_target_check_status(const struct hijack_target *t, const char *status,
 			   struct hijack_diag *diag);
 
 /* proc.c */
+int hj_read_at_max(int dirfd, const char *name, size_t max, char **ret,
+		   size_t *ret_len);
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);
+size_t hj_proc_max(const char *name, const char **ret_why);
+int hj_proc_fail(struct hijack_diag *d, enum hijack_step step, pid_t pid,
+		 const char *name, int err);
 int hj_read_line(const char *path, char *buf, size_t size);
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len);
 int hj_root_open(int rootfd, const char *rel, int flags);
+int hj_open_nomagic(const char *path, int flags);
 int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
 		 size_t *ret_len);
 int hj_status_field(const char *status, const char *key, char *buf,
@@ -195,7 +201,17 @@ int hj_tools_view(const struct hijack_target *t, const char *dir,
 int hj_tools_child(const struct hijack_target *t, const char *dir,
 		   const char *cwd, bool cwd_given, struct hijack_diag *d);
 
-/* files.c: in the confined child, in place of exec */
+/*
+ * files.c: a copy as hijack_file_copy_max() hands it to hj_spawn(), which
+ * passes &f on as hj_spawn_how.file; hj_file_child() gets the rest back
+ * from it (f is the first member).
+ */
+struct hj_file_copy {
+	struct hijack_file f;
+	uint64_t max;		/* the most bytes read */
+};
+
+/* files.c: in the confined child, in place of exec; @f in a hj_file_copy */
 int hj_file_child(const struct hijack_file *f, struct hijack_diag *d);
 
 /*

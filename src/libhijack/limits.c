@@ -86,8 +86,7 @@ static int read_target(const struct hijack_target *t, struct hijack_limits *ret,
 
 	r = hj_proc_read(t, "limits", &buf, NULL);
 	if (r < 0)
-		return hj_diag_set(d, HIJACK_STEP_LIMITS, r, "/proc/%d/limits",
-				   (int)t->pid);
+		return hj_proc_fail(d, HIJACK_STEP_LIMITS, t->pid, "limits", r);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		for (i = 0; i < HIJACK_NRLIMITS; i++) {

@@ -42,8 +42,8 @@ int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
 		return 0;
 	r = hj_proc_read(t, "attr/current", &label, &len);
 	if (r < 0)
-		return hj_diag_set(d, HIJACK_STEP_LSM, r, "/proc/%d/attr/current",
-				   (int)t->pid);
+		return hj_proc_fail(d, HIJACK_STEP_LSM, t->pid, "attr/current",
+				    r);
 	label[strcspn(label, "\n")] = '\0';
 	/* AppArmor shows the mode after the profile: "name (enforce)". */
 	if (strcmp(p->lsm, "apparmor") == 0) {

@@ -227,8 +227,7 @@ static int check_target(const struct hijack_target *t, char **ret_status,
 
 	r = hj_proc_read(t, "status", &status, NULL);
 	if (r < 0)
-		return hj_diag_set(d, HIJACK_STEP_OPEN, r, "/proc/%d/status",
-				   (int)t->pid);
+		return hj_proc_fail(d, HIJACK_STEP_OPEN, t->pid, "status", r);
 	r = hj_target_check_status(t, status, d);
 	if (r < 0)
 		return r;

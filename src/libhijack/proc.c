@@ -6,6 +6,7 @@
  * pinned (target.c), never through a path built from the pid again.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,44 +18,111 @@
 /*
  * Read a whole file, @name relative to @dirfd, into a new NUL-terminated
  * buffer.  @ret_len gets the length without the terminator (files like
- * environ hold NULs of their own).
+ * environ hold NULs of their own).  A file of more than @max bytes is
+ * refused with -EFBIG after reading @max + 1 of them, never cut: the
+ * files read here are the target's /proc entries, whose size the
+ * container chooses for some (environ), and a part of them would be a
+ * different content, not a shorter one.
  */
-int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len)
+int hj_read_at_max(int dirfd, const char *name, size_t max, char **ret,
+		   size_t *ret_len)
 {
 	_cleanup_close_ int fd = -EBADF;
-	size_t len = 0, size = 4096;
-	char *buf = NULL, *nbuf;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, size = 0;
+	char *nbuf;
 	ssize_t n;
 
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		if (!buf || len + 1 >= size) {
-			size *= 2;
+		if (len + 1 >= size) {
+			/* Room for @max bytes, one more to tell, and the NUL. */
+			size = size ? 2 * size : 8192;
+			if (size > max + 2)
+				size = max + 2;
 			nbuf = realloc(buf, size);
-			if (!nbuf) {
-				free(buf);
+			if (!nbuf)
 				return -ENOMEM;
-			}
 			buf = nbuf;
 		}
 		n = read(fd, buf + len, size - len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			free(buf);
 			return -errno;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len > max)
+			return -EFBIG;
 	}
 	buf[len] = '\0';
-	*ret = buf;
+	*ret = TAKE_PTR(buf);
 	if (ret_len)
 		*ret_len = len;
 	return 0;
+}
+
+/* The bound of hj_read_at(): see hj_proc_max(). */
+#define PROC_FILE_MAX (1u << 20)
+
+int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len)
+{
+	return hj_read_at_max(dirfd, name, PROC_FILE_MAX, ret, ret_len);
+}
+
+/*
+ * How much of each /proc/PID file hijack reads, and why that much: what
+ * the kernel can write there for a task, with room to spare, but never
+ * what a container could make of it.  environ is the one a task sets
+ * itself, at no cost: exec copies at most 6 MiB of arguments and
+ * environment (fs/exec.c: 3/4 of _STK_LIM), and PR_SET_MM_MAP, which
+ * needs no capability, may point it at any amount of memory afterwards.
+ * The other files are the kernel's text, the largest of them status with
+ * up to 65536 supplementary groups (some 720 KiB) and cgroup with a
+ * PATH_MAX path per hierarchy: 1 MiB holds either.
+ */
+static const struct {
+	const char *name;
+	size_t max;
+	const char *why;
+} proc_max[] = {
+	{ "environ", 6u << 20, "the most an exec passes" },
+};
+
+size_t hj_proc_max(const char *name, const char **ret_why)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(proc_max); i++)
+		if (strcmp(name, proc_max[i].name) == 0) {
+			if (ret_why)
+				*ret_why = proc_max[i].why;
+			return proc_max[i].max;
+		}
+	if (ret_why)
+		*ret_why = "more than the kernel writes there";
+	return PROC_FILE_MAX;
+}
+
+/*
+ * The failure to read /proc/PID/@name for @step, naming the bound when it
+ * was the size.
+ */
+int hj_proc_fail(struct hijack_diag *d, enum hijack_step step, pid_t pid,
+		 const char *name, int err)
+{
+	const char *why;
+	size_t max = hj_proc_max(name, &why);
+
+	if (err == -EFBIG || err == EFBIG)
+		return hj_diag_set(d, step, err,
+				   "/proc/%d/%s is larger than %zu MiB (%s): refused",
+				   (int)pid, name, max >> 20, why);
+	return hj_diag_set(d, step, err, "/proc/%d/%s", (int)pid, name);
 }
 
 /*
@@ -81,15 +149,53 @@ int hj_read_line(const char *path, char *buf, size_t size)
 }
 
 /*
+ * Open @rel from the directory @dir (which this takes over) one component
+ * at a time, each with O_NOFOLLOW, so that no symlink is followed at all:
+ * what openat2()'s RESOLVE_* flags do, for kernels (before 5.6) and
+ * seccomp filters without it.  ".." is refused unless @dotdot (it would
+ * climb above a root that is not the process's own).
+ */
+static int open_nofollow(int dir, const char *rel, int flags, bool dotdot)
+{
+	_cleanup_close_ int cur = dir;
+	char part[256];
+	const char *p, *slash;
+	size_t len;
+	int fd;
+
+	if (cur < 0)
+		return cur;
+	for (p = rel; (slash = strchr(p, '/')); p = slash + 1) {
+		len = (size_t)(slash - p);
+		if (len >= sizeof(part))
+			return -ENAMETOOLONG;
+		if (!len)
+			continue;
+		memcpy(part, p, len);
+		part[len] = '\0';
+		if (!dotdot && strcmp(part, "..") == 0)
+			return -EXDEV;
+		fd = openat(cur, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		close_fdp(&cur);
+		cur = fd;
+	}
+	if (!dotdot && strcmp(p, "..") == 0)
+		return -EXDEV;
+	fd = openat(cur, *p ? p : ".", flags | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
  * Open @rel, a path in the container whose root directory is @rootfd, the
  * way the container itself would see it, and nothing else:
  *  - looked up with @rootfd as "/" (RESOLVE_IN_ROOT): an absolute symlink
  *    or ".." stays inside, instead of reaching the host's files; no magic
  *    links (/proc/self/fd/N) to jump through either;
  *  - @flags as openat()'s (O_CLOEXEC is added).
- * Kernels before 5.6 lack openat2(): there every component is opened
- * with O_NOFOLLOW instead, so that no symlink is followed at all, and a
- * ".." component, which would climb above @rootfd, is refused.
+ * Without openat2() no symlink is followed (open_nofollow()), and a ".."
+ * component, which would climb above @rootfd, is refused.
  */
 int hj_root_open(int rootfd, const char *rel, int flags)
 {
@@ -97,10 +203,6 @@ int hj_root_open(int rootfd, const char *rel, int flags)
 		.flags = (unsigned int)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	_cleanup_close_ int dir = -EBADF;
-	char part[256];
-	const char *p, *slash;
-	size_t len;
 	int fd;
 
 	/* "/" names the root; "" names nothing, as for openat(). */
@@ -113,29 +215,32 @@ int hj_root_open(int rootfd, const char *rel, int flags)
 	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
 		return fd < 0 ? -errno : fd;
 	/* EPERM too: a seccomp filter of the caller's may refuse the new call. */
-	dir = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
-	if (dir < 0)
-		return -errno;
-	for (p = rel; (slash = strchr(p, '/')); p = slash + 1) {
-		len = (size_t)(slash - p);
-		if (len >= sizeof(part))
-			return -ENAMETOOLONG;
-		if (!len)
-			continue;
-		memcpy(part, p, len);
-		part[len] = '\0';
-		if (strcmp(part, "..") == 0)
-			return -EXDEV;
-		fd = openat(dir, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		close_fdp(&dir);
-		dir = fd;
-	}
-	if (strcmp(p, "..") == 0)
-		return -EXDEV;
-	fd = openat(dir, p, (int)how.flags | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+	fd = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+	return open_nofollow(fd < 0 ? -errno : fd, rel, flags, false);
+}
+
+/*
+ * Open @path as open() would, but through no magic link: /proc/PID/fd/N,
+ * exe, cwd, root and map_files/ lead to whatever a process holds, not to
+ * a name, and the process looking them up holds things of the host (the
+ * file copier of files.c: the caller's stdin and stdout, hijack's
+ * binary).  Absolute and relative symlinks are followed, within the
+ * process's root.  Without openat2() (an old kernel, or a container's
+ * seccomp filter that refuses it) no symlink is followed at all.
+ */
+int hj_open_nomagic(const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned int)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return fd < 0 ? -errno : fd;
+	fd = open(*path == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return open_nofollow(fd < 0 ? -errno : fd, path, flags, true);
 }
 
 /*
@@ -186,11 +291,12 @@ int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
 	return 0;
 }
 
-/* The same for a /proc file of the target. */
+/* A /proc file of the target, within its bound (hj_proc_max()). */
 int hj_proc_read(const struct hijack_target *t, const char *name,
 		 char **ret, size_t *ret_len)
 {
-	return hj_read_at(t->procfd, name, ret, ret_len);
+	return hj_read_at_max(t->procfd, name, hj_proc_max(name, NULL), ret,
+			      ret_len);
 }
 
 /*

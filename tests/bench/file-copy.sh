@@ -7,7 +7,7 @@
 # round, interleaved:
 #   write-file   hijack C --write-file=/f1 < data     (temp file, fsync, rename)
 #   cat-write    hijack C -- sh -c 'cat > /f2' < data  (no fsync)
-#   read-file    hijack C --read-file=/f1 | wc -c
+#   read-file    hijack C --read-file=/f1 --max-size=SIZE | wc -c
 #   cat-read     hijack C -- cat /f1 | wc -c
 # A benchmark, not a test: it prints the median and range of each, in
 # seconds, and asserts nothing.  Needs root.
@@ -48,7 +48,8 @@ i=0
 while [ $i -lt "$rounds" ]; do
 	time_it write-file sh -c "\"$HIJACK\" $c --write-file=/f1 <\"$tmp/data\""
 	time_it cat-write sh -c "\"$HIJACK\" $c -- sh -c 'cat > /f2' <\"$tmp/data\""
-	time_it read-file sh -c "\"$HIJACK\" $c --read-file=/f1 | wc -c"
+	# The bound is the data's size: -s may ask for more than the default.
+	time_it read-file sh -c "\"$HIJACK\" $c --read-file=/f1 --max-size=${mib}M | wc -c"
 	time_it cat-read sh -c "\"$HIJACK\" $c -- cat /f1 | wc -c"
 	i=$((i + 1))
 done

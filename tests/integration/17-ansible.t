@@ -7,8 +7,10 @@
 # starts on a loopback address with a key it makes.  Then the plugin as
 # installed (make's install targets, as a collection too), its
 # documentation, 125 as an unreachable host, --user, become with su,
-# put_file and fetch_file in the distroless container, and a short
-# fan-out against community.docker.nsenter (the long one is
+# put_file and fetch_file in the distroless container, fetches of what a
+# hostile container puts at a path (/dev/zero, a FIFO, its
+# /proc/self/environ, a file over hijack_max_size) failing at once, and a
+# short fan-out against community.docker.nsenter (the long one is
 # `make bench-ansible`, tests/bench/ansible-fanout.sh).
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 . "$TESTDIR/containers.sh"
@@ -24,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 101
+plan 108
 
 tmp=$(tmpdir)
 n=hja$$
@@ -80,7 +82,7 @@ is "$(test -f "$colldir/ansible_collections/hijack/containers/plugins/connection
 
 doc=$("$A/ansible-doc" -t connection hijack 2>&1)
 for word in "hijack TARGET" hijack_host remote_user "hijack --write-file" \
-	hijack_setenv hijack_seccomp pipelining "ansible_user" "su' or \`sudo'"; do
+	hijack_setenv hijack_seccomp hijack_max_size pipelining "ansible_user" "su' or \`sudo'"; do
 	like "$doc" "*$word*" "ansible-doc -t connection hijack documents '$word'"
 done
 doc=$("$A/ansible-doc" -t connection hijack.containers.hijack 2>&1)
@@ -252,6 +254,63 @@ is "$(cmp "$tmp/blob" "$tmp/blob.back" 2>&1 && echo same)" "same" "distroless: f
 is "$(echo "$out" | sed -n 2p)" "AnsibleError" "distroless: fetching a missing file fails"
 is "$(test ! -e "$tmp/blob.back.2" && test ! -e "$tmp/blob.back.2.hijack-part" && echo yes)" yes \
 	"... leaving nothing behind"
+
+# --- fetches of what a hostile container puts at a path -----------------------
+# The container's root plants them itself.  fetch_file is called as
+# Ansible's fetch calls it once the container's stat module has said
+# "a regular file" (which a container may say of anything, or swap the
+# path after): each must fail at once with hijack's message and leave
+# nothing at the destination.
+"$HIJACK" "runc:$n-dl" -- /usr/bin/python3 -c '
+import os
+os.symlink("/dev/zero", "/tmp/zero")
+os.mkfifo("/tmp/fifo")
+os.symlink("/proc/self/environ", "/tmp/app.conf")
+open("/tmp/big", "wb").write(b"x" * (2 << 20))'
+out=$(HJ_CONTROLLER_SECRET=s3cret-$$ python3 - "$tmp/hostile" "runc:$n-dl" "$HIJACK" <<'EOF' 2>&1
+import os, sys, time
+sys.path.insert(0, "/usr/lib/python3/dist-packages")
+from ansible.playbook.play_context import PlayContext
+from ansible.plugins.loader import connection_loader
+back, target, exe = sys.argv[1:]
+pc = PlayContext()
+pc.remote_addr = target
+conn = connection_loader.get("hijack", pc, None)
+conn.set_options(var_options={"ansible_host": target, "ansible_hijack_exe": exe,
+                              "ansible_hijack_shell": "none", "ansible_hijack_max_size": "1M"})
+conn._connect()
+for name in ("zero", "fifo", "app.conf", "big"):
+    dest = back + "." + name
+    t0 = time.monotonic()
+    try:
+        conn.fetch_file("/tmp/" + name, dest)
+        what = "fetched"
+    except Exception as e:
+        what = type(e).__name__ + ": " + str(e).splitlines()[0]
+    left = [p for p in (dest, dest + ".hijack-part") if os.path.exists(p)]
+    print("%s|%s|%s|%s" % (name, time.monotonic() - t0 < 5, left, what))
+EOF
+)
+res_of() { echo "$out" | grep "^$1|"; }
+like "$(res_of zero)" "zero|True|[[]]|AnsibleError: FETCH /tmp/zero: exit status 1: hijack: file: reading /tmp/zero: a character device in the container, not a regular file (refused)*" \
+	"fetch of a path pointed at /dev/zero: fails at once with hijack's message, nothing left"
+like "$(res_of fifo)" "fifo|True|[[]]|AnsibleError: FETCH /tmp/fifo: exit status 1: hijack: file: reading /tmp/fifo: a FIFO in the container*" \
+	"fetch of a FIFO: fails at once, nothing left"
+like "$(res_of app.conf)" "app.conf|True|[[]]|AnsibleError: FETCH /tmp/app.conf: exit status 1: hijack: file: reading /tmp/app.conf: a /proc file*" \
+	"fetch of a symlink to /proc/self/environ: refused, nothing left"
+like "$(res_of big)" "big|True|[[]]|AnsibleError: FETCH /tmp/big: exit status 1: hijack: file: reading /tmp/big: 2 MiB, more than the bound of 1 MiB (--max-size)*" \
+	"ansible_hijack_max_size=1M: a 2 MiB file fails the fetch"
+[ "$(echo "$out" | grep -c '|True|\[\]|AnsibleError')" = 4 ] || diag "$out"
+# The whole fetch action, in a container with Python: its stat module
+# finds a regular file with a checksum at /tmp/app.conf (its own
+# /proc/self/environ), so Ansible asks the plugin for it.
+"$HIJACK" "runc:$n-runc" -- ln -sf /proc/self/environ /tmp/app.conf
+out=$(HJ_CONTROLLER_SECRET=s3cret-$$ "$A/ansible" -i "$tmp/local.ini" runc -m fetch \
+	-a "src=/tmp/app.conf dest=$tmp/fetched/ flat=yes" 2>&1)
+like "$out" "*runc | FAILED*hijack: file: reading /tmp/app.conf: a /proc file*" \
+	"ansible -m fetch of a container's symlink to /proc/self/environ: the task fails with hijack's message"
+is "$(grep -rl "s3cret-$$" "$tmp/fetched" 2>/dev/null | wc -l):$(ls -A "$tmp/fetched" 2>/dev/null | wc -l)" "0:0" \
+	"... and the controller's environment is nowhere in the fetch directory"
 
 # --- the same playbook "on another host", over ssh -------------------------
 ssh_addr=127.0.0.2

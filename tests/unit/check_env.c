@@ -108,6 +108,44 @@ START_TEST(from_empty_or_missing_target)
 }
 END_TEST
 
+START_TEST(from_target_bounded)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan p = { 0 };
+	struct hijack_diag d = { 0 };
+	size_t size = 7u << 20, i;
+	char *big = malloc(size);
+
+	ck_assert_ptr_nonnull(big);
+	o.env = HIJACK_FROM_TARGET;
+	(void)unsetenv("TERM");
+	/* More than exec passes: refused, naming the file and the bound. */
+	memset(big, 'a', size);
+	memcpy(big, "A=", 2);
+	write_environ(big, size);
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -EFBIG);
+	ck_assert_int_eq(d.step, HIJACK_STEP_ENV);
+	ck_assert_ptr_nonnull(strstr(d.detail, "environ is larger than 6 MiB"));
+	ck_assert_ptr_null(p.envp);
+	/* Within the bytes, but too many strings for exec's count. */
+	for (i = 0; i + 4 <= (5u << 20); i += 4)
+		memcpy(big + i, "A=1", 4);
+	write_environ(big, 5u << 20);
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -E2BIG);
+	/* 100000 names, 50000 different: each once, in order, quickly. */
+	memset(big, 0, size);
+	for (i = 0; i < 100000; i++)
+		(void)snprintf(big + 10 * i, 10, "V%06zu=", i % 50000);
+	write_environ(big, 10 * 100000);
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_str_eq(p.envp[0], "V000000=");
+	ck_assert_str_eq(p.envp[49999], "V049999=");
+	ck_assert_ptr_null(p.envp[50000]);
+	hj_env_free(p.envp);
+	free(big);
+}
+END_TEST
+
 START_TEST(keep_and_none)
 {
 	char *const assign[] = { "HJ_UNIT_B=2", NULL };
@@ -191,6 +229,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, valid_assignments);
 	tcase_add_test(tc, from_target);
+	tcase_add_test(tc, from_target_bounded);
 	tcase_add_test(tc, from_empty_or_missing_target);
 	tcase_add_test(tc, keep_and_none);
 	tcase_add_test(tc, reset);

@@ -206,6 +206,13 @@ START_TEST(files)
 	ck_assert_int_eq(a.file.fd, 1);
 	ck_assert_int_eq(a.file.mode, -1);
 	ck_assert_int_eq(a.opts.pty, HIJACK_PTY_NEVER);
+	ck_assert_uint_eq(a.max_size, HIJACK_FILE_MAX_DEFAULT);
+	ck_assert_int_eq(PARSE("web", "--read-file=/a", "--max-size=64K"), 0);
+	ck_assert_uint_eq(a.max_size, 64 << 10);
+	ck_assert_int_eq(PARSE("web", "--read-file=/a", "--max-size", "2GiB"), 0);
+	ck_assert_uint_eq(a.max_size, UINT64_C(2) << 30);
+	ck_assert_int_eq(PARSE("web", "--read-file=/a", "--max-size=0"), 0);
+	ck_assert_uint_eq(a.max_size, 0);
 	ck_assert_int_eq(PARSE("--user=0", "web", "--write-file", "/x", "--mode=0600"), 0);
 	ck_assert_int_eq(a.file.op, HIJACK_FILE_WRITE);
 	ck_assert_int_eq(a.file.fd, 0);
@@ -295,6 +302,10 @@ START_TEST(bad_input)
 		{ { "web", "--write-file=/a", "--mode=8" }, "invalid --mode '8': octal permission bits, 07777 at most" },
 		{ { "web", "--write-file=/a", "--mode=17777" }, "invalid --mode '17777': octal permission bits, 07777 at most" },
 		{ { "web", "--read-file=/a", "cat" }, "--read-file takes no command" },
+		{ { "web", "--write-file=/a", "--max-size=1M" }, "--max-size goes with --read-file" },
+		{ { "web", "--read-file=/a", "--max-size=-1" }, "invalid --max-size '-1': a size in bytes, or with K, M, G or T (KiB, ...)" },
+		{ { "web", "--read-file=/a", "--max-size=1X" }, "invalid --max-size '1X': a size in bytes, or with K, M, G or T (KiB, ...)" },
+		{ { "web", "--read-file=/a", "--max-size=16777216T" }, "invalid --max-size '16777216T': a size in bytes, or with K, M, G or T (KiB, ...)" },
 		{ { "web", "--pid=1" }, "a container 'web' and --pid: one target only" },
 		{ { "web", "--tools=rel" }, "invalid --tools 'rel': an absolute directory" },
 		{ { "web", "--tools", "--read-file=/a" }, "--tools runs a command; --read-file and --write-file need none" },

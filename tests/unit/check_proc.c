@@ -303,6 +303,14 @@ START_TEST(read_at_whole_files)
 	ck_assert_uint_eq(len, sizeof(big) - 1);
 	ck_assert_str_eq(buf, big);
 	free(buf);
+	/* A bound: exactly the file is read, one byte less refused. */
+	ck_assert_int_eq(hj_read_at_max(fd, "big", sizeof(big) - 1, &buf, &len), 0);
+	ck_assert_uint_eq(len, sizeof(big) - 1);
+	free(buf);
+	buf = NULL;
+	ck_assert_int_eq(hj_read_at_max(fd, "big", sizeof(big) - 2, &buf, &len),
+			 -EFBIG);
+	ck_assert_ptr_null(buf);
 	ck_assert_int_eq(hj_read_at(fd, "nothing", &buf, &len), -ENOENT);
 	ck_assert_int_eq(hj_read_at(AT_FDCWD, "/proc/self/environ", &buf, NULL), 0);
 	free(buf);
