@@ -151,9 +151,16 @@ int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d)
 	 * put at this path, opening it can do no more than the command could.
 	 */
 	master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/* A /dev without ptmx may still have its devpts' own. */
+	if (master < 0 && errno == ENOENT)
+		master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/*
+	 * Not a hint to pass the caller's terminal in: a container that
+	 * removed its ptmx may be waiting for exactly that.
+	 */
 	if (master < 0)
 		return hj_diag_set(d, HIJACK_STEP_PTY, errno,
-				   "/dev/ptmx in the target's root (--no-pty passes the caller's terminal in instead)");
+				   "/dev/ptmx in the target's root (--no-pty would hand it your own terminal, to read and type into)");
 	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) ||
 	    major(st.st_rdev) != PTMX_MAJOR || minor(st.st_rdev) != PTMX_MINOR)
 		return hj_diag_set(d, HIJACK_STEP_PTY, ENOTTY,

@@ -18,20 +18,86 @@
 #include "spawn-internal.h"
 
 /*
+ * While the command's process prepares (@child, or the relay's
+ * intermediate), it is in the target's pid namespace as the host's root
+ * or as the command's user: a process of the container with the same uid
+ * may signal it.  A SIGSTOP would leave hijack reading the status pipe
+ * for ever, and so would a step that blocks (a FUSE mount of the
+ * container's that never answers), with the caller's Ctrl-C blocked for
+ * forwarding.  So until the exec, a stop of @child, or SIGINT, SIGTERM,
+ * SIGHUP or SIGQUIT for hijack, ends @child (SIGKILL), and the command
+ * too when a relay already reported it (@cmd), and the entry (125).
+ * Return the negative errno of the diagnostic when so, 0 when nothing
+ * happened.
+ */
+static const int guard_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+
+static void end(pid_t child, pid_t cmd)
+{
+	(void)kill(child, SIGKILL);
+	if (cmd > 0 && cmd != child)
+		(void)kill(cmd, SIGKILL);
+}
+
+static int guard(int sfd, pid_t child, pid_t cmd, struct hijack_diag *d)
+{
+	struct signalfd_siginfo si;
+	siginfo_t info = { 0 };
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			end(child, cmd);
+			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
+					   "%s before the command started",
+					   strsignal((int)si.ssi_signo));
+		}
+		if (waitid(P_PID, (id_t)child, &info,
+			   WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+		    info.si_pid == child && info.si_code == CLD_STOPPED) {
+			end(child, cmd);
+			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
+					   "the command's process was stopped (%s) before it started: a process of the target can signal it",
+					   strsignal(info.si_status));
+		}
+	}
+	return 0;
+}
+
+/*
  * Read the status pipe to EOF.  Return 0 when the command exec'd, or the
  * negative errno the failing process reported.  *ret_pid is updated from a
  * relay's message.  EOF without the command's last word (MSG_EXEC) means
  * its process died before the exec: -ECANCELED, and hj_died_before_exec()
- * says why.
+ * says why.  With @child (> 0) the wait is guarded as above.
  */
-int hj_read_status(int fd, pid_t *ret_pid, struct hijack_diag *d)
+int hj_read_status(int fd, pid_t *ret_pid, pid_t child, struct hijack_diag *d)
 {
+	_cleanup_close_ int sfd = -EBADF;
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN } };
 	bool exec = false;
 	struct msg m;
+	sigset_t set;
 	ssize_t n;
+	size_t i;
 	int r = 0;
 
+	if (child > 0) {
+		(void)sigemptyset(&set);
+		for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
+			(void)sigaddset(&set, guard_signals[i]);
+		/* Blocked since before the fork (spawn.c): none is lost. */
+		sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+		p[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	}
 	for (;;) {
+		if (sfd >= 0 && r == 0) {
+			if (poll(p, 2, -1) < 0 && errno != EINTR)
+				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
+			if (p[1].revents & POLLIN)
+				r = guard(sfd, child, *ret_pid, d);
+			if (!(p[0].revents & (POLLIN | POLLHUP)))
+				continue;
+		}
 		n = read(fd, &m, sizeof(m));
 		if (n == 0)
 			return r == 0 && !exec ? -ECANCELED : r;

@@ -94,7 +94,7 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
 {
 	int r, status = 0;
 
-	r = hj_read_status(s->status_r, &cmd, d);
+	r = hj_read_status(s->status_r, &cmd, cmd > 0 ? cmd : relay, d);
 	if (relay > 0)
 		(void)hj_reap(relay, &status);
 	if (r == -ECANCELED && cmd > 0)
@@ -324,7 +324,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 		 * sends MSG_EXEC, so its EOF alone means it ended.
 		 */
 		if (r == 0 && s->file) {
-			r = hj_read_status(s->status_r, &cmd, d);
+			r = hj_read_status(s->status_r, &cmd, 0, d);
 			if (r == -ECANCELED)
 				r = 0;
 		}

@@ -9,7 +9,8 @@
  *                              and a nsswitch.conf and hosts of our own
  *   /proc, /sys, /dev          the container's own mounts, as it has them
  *                              (its runtime's masked and read-only paths
- *                              included)
+ *                              included), but for a devpts of the view's
+ *                              own on /dev/pts
  *   /tmp                       a tmpfs of the command's own, also HOME
  *   /run/hijack/root           the container's root and mounts (or DIR)
  *
@@ -25,6 +26,8 @@
 #include <linux/magic.h>
 #include <linux/mount.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -73,14 +76,55 @@ static const char *const host_dirs[] = {
 static const char *const host_etc[] = {
 	"ld.so.cache", "ld.so.conf", "ld.so.conf.d", /* the dynamic loader */
 	"alternatives",			/* Debian's vi, editor, awk, ... links */
-	"passwd", "group",		/* names of the host programs' users
-					 * (tcpdump drops to its own) */
 	"localtime",			/* the caller's time zone */
 	"terminfo", "inputrc", "bash.bashrc", /* the terminal, the shell */
 	"protocols", "services", "ethertypes", "rpc", /* ss, tcpdump */
 	"gdb",				/* gdb's system-wide settings */
 	"magic", "mime.types", "locale.alias",
 };
+
+/*
+ * The host's accounts, system ones only: the users that the host's
+ * programs drop to (tcpdump to its own), not the people of the host.
+ */
+static const char *const host_accounts[] = { "passwd", "group" };
+
+#define SYSTEM_ID_MAX 999	/* Debian's system ids: 0-999 */
+#define ACCOUNTS_MAX (1U << 20)
+
+/* Copy @name's lines whose third field (the id) is a system one. */
+static int write_accounts(int etc, const char *name, struct hijack_diag *d)
+{
+	_cleanup_free_ char *text = NULL;
+	_cleanup_close_ int fd = -EBADF;
+	char *line, *save = NULL, *copy, *id;
+	unsigned long n;
+	int r;
+
+	r = hj_read_at_max(AT_FDCWD, name, ACCOUNTS_MAX, &text, NULL);
+	if (r == -ENOENT)
+		return 0;
+	fd = openat(etc, name + strlen("/etc/"), O_WRONLY | O_CREAT | O_EXCL |
+		    O_CLOEXEC, 0644);
+	if (r < 0 || fd < 0)
+		return hj_diag_set(d, HIJACK_STEP_ROOT, r < 0 ? -r : errno,
+				   "%s in the view", name);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		copy = strdup(line);
+		if (!copy)
+			return hj_diag_set(d, HIJACK_STEP_ROOT, ENOMEM, "%s", name);
+		id = strchr(copy, ':');
+		id = id ? strchr(id + 1, ':') : NULL;
+		n = id ? strtoul(id + 1, NULL, 10) : ULONG_MAX;
+		free(copy);
+		if ((n <= SYSTEM_ID_MAX || n == 65534) &&
+		    (write(fd, line, strlen(line)) < 0 || write(fd, "\n", 1) < 0))
+			return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
+					   "%s in the view", name);
+	}
+	return 0;
+}
 
 /* Written into the view: name lookups from files only, no NSS service. */
 static const struct {
@@ -176,6 +220,18 @@ static int collect_host(struct view *v, struct hijack_diag *d)
 }
 
 /*
+ * A clone of a shared mount joins its peer group: made private before it
+ * is attached, so that nothing mounted on it (the view's devpts, anything
+ * later) reaches the container, and nothing of the container's reaches it.
+ */
+static int make_private(int fd)
+{
+	struct mount_attr a = { .propagation = MS_PRIVATE };
+
+	return sys_mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a);
+}
+
+/*
  * In the container's mount namespace: clone the target's root, and its
  * /proc, /sys and /dev if each is a directory of the right type.  The
  * names are looked up one component below the target's root, without
@@ -191,7 +247,7 @@ static int collect_container(const struct hijack_target *t, struct view *v,
 
 	v->root = sys_open_tree(t->procfd, "root", TREE_CLONE);
 	root = openat(t->procfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (v->root < 0 || root < 0)
+	if (v->root < 0 || root < 0 || make_private(v->root) < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
 				   "clone the root of pid %d", (int)t->pid);
 	for (i = 0; i < ARRAY_SIZE(ct_dirs); i++) {
@@ -199,7 +255,8 @@ static int collect_container(const struct hijack_target *t, struct view *v,
 					 TREE_CLONE | AT_SYMLINK_NOFOLLOW);
 		if (v->ct[i] < 0)
 			continue;
-		if (fstat(v->ct[i], &st) < 0 || !S_ISDIR(st.st_mode) ||
+		if (make_private(v->ct[i]) < 0 ||
+		    fstat(v->ct[i], &st) < 0 || !S_ISDIR(st.st_mode) ||
 		    fstatfs(v->ct[i], &sfs) < 0 ||
 		    (ct_dirs[i].magic &&
 		     (unsigned long)sfs.f_type != ct_dirs[i].magic))
@@ -279,12 +336,56 @@ static int place_host(struct view *v, int top, struct hijack_diag *d)
 					   "the host's /etc/%s in the view",
 					   host_etc[i]);
 	}
+	for (i = 0; i < ARRAY_SIZE(host_accounts); i++) {
+		char path[32];
+
+		(void)snprintf(path, sizeof(path), "/etc/%s", host_accounts[i]);
+		r = write_accounts(etc, path, d);
+		if (r < 0)
+			return r;
+	}
 	for (i = 0; i < ARRAY_SIZE(own_etc); i++) {
 		r = write_file(etc, own_etc[i].name, own_etc[i].text);
 		if (r < 0)
 			return hj_diag_set(d, HIJACK_STEP_ROOT, -r,
 					   "/etc/%s in the view", own_etc[i].name);
 	}
+	return 0;
+}
+
+/*
+ * A devpts instance of the view's own on /dev/pts, so that the command's
+ * terminal is one no process of the container can open: the container's
+ * root could otherwise open the command's /dev/pts/N, read what the caller
+ * types and write to the caller's screen.  /dev/ptmx, a device node or a
+ * link to pts/ptmx, then leads to it, and so does pty.c's fallback.  The
+ * container's /dev is not written to: without a pts directory there, its
+ * ptys are not used (the command gets none, as without --tools).
+ */
+static int own_devpts(bool own_dev, struct hijack_diag *d)
+{
+	_cleanup_close_ int fs = -EBADF, mnt = -EBADF, pts = -EBADF;
+
+	if (own_dev && mkdir("dev/pts", 0755) < 0)
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "/dev/pts in the view");
+	/* No symlink the container put there is followed. */
+	pts = open("dev/pts", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pts < 0)
+		return 0;
+	fs = (int)syscall(SYS_fsopen, "devpts", FSOPEN_CLOEXEC);
+	if (fs < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "ptmxmode", "0666", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0600", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
+				   "a devpts of the view's own");
+	mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+			   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (mnt < 0 ||
+	    sys_move_mount(mnt, "", pts, "", MOVE_MOUNT_F_EMPTY_PATH |
+			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
+				   "a devpts of the view's own on /dev/pts");
 	return 0;
 }
 
@@ -312,7 +413,7 @@ static int place_container(struct view *v, int top, struct hijack_diag *d)
 		  "subset=pid") < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
 				   "a /proc of the container's processes");
-	return 0;
+	return own_devpts(v->ct[2] < 0, d);
 }
 
 /*
@@ -337,6 +438,15 @@ static int make_dir(int top, const char *dir, struct hijack_diag *d)
 	if (!name)
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "--tools directory '%s': not the root", dir);
+	/*
+	 * Nor in a directory of the view's own, even one on its tmpfs: the
+	 * container's root over /etc would make its ld.so.preload the
+	 * loader's, over /bin its programs the host's.
+	 */
+	if (faccessat(top, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--tools directory '%s': /%s is the view's own",
+				   dir, name);
 	for (; name; name = strtok_r(NULL, "/", &save)) {
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,

@@ -13,7 +13,7 @@ for tool in runc podman busybox python3 strace ss ps tar gdb tcpdump bash; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 52
+plan 55
 
 tmp=$(tmpdir)
 n=hj16-$$
@@ -83,9 +83,11 @@ is "$out" "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "PATH i
 out=$("$HIJACK" --tools=/srv/hj16-$$ "runc:$n" -- sh -c 'ls "$1"; pwd' sh "/srv/hj16-$$")
 is "$(echo $out)" "app dev proc small sys /srv/hj16-$$" "--tools=DIR mounts it on DIR instead, made in the view"
 is "$(ls -d "/srv/hj16-$$" 2>&1)" "ls: cannot access '/srv/hj16-$$': No such file or directory" "... and not on the host"
-err=$("$HIJACK" --tools=/usr/hj16 "runc:$n" -- true 2>&1); rc=$?
-is "$rc:$err" "125:hijack: options: --tools directory '/usr/hj16': inside one of the view's own mounts (/usr, /etc, /proc, /sys, /dev, /tmp, ...): Invalid argument" \
-	"--tools=DIR inside the host's /usr is refused"
+for dir in /usr/hj16 /etc /tmp/x /dev/x; do
+	err=$("$HIJACK" --tools=$dir "runc:$n" -- true 2>&1); rc=$?
+	is "$rc:$err" "125:hijack: options: --tools directory '$dir': /$(echo $dir | cut -d/ -f2) is the view's own: Invalid argument" \
+		"--tools=$dir, a directory of the view's own, is refused"
+done
 is "$(host_mounts)" "$host_before" "the host's mount table is as before"
 is "$(ct_mounts)" "$ct_before" "the container's mount table is as before"
 err=$("$HIJACK" --tools=rel "runc:$n" -- true 2>&1); rc=$?

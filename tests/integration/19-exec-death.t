@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 24
+plan 26
 
 for m in pidfd nsfd; do
 	start_target
@@ -155,6 +155,24 @@ hold_stop
 is "$rc" 125 "the held process killed, the target alive: 125"
 is "$(cat "$tmp/err")" "hijack: fork: the command's process was killed by signal 9 before exec: Operation canceled" \
 	"... and the line says so"
+stop_target
+
+# The caller's Ctrl-C while the command's process is held before its exec
+# (as a FUSE mount of the container's that never answers would hold it):
+# the entry ends, 125, rather than waiting for ever with SIGINT blocked.
+start_target
+hold_start
+"$HIJACK" --pid "$TARGET" -- "$cmd" interrupted >"$tmp/err" 2>&1 9>&- &
+hp=$!
+wait_held || diag "interrupted: no exec was held"
+kill -INT "$hp"
+wait "$hp"
+rc=$?
+hold_stop
+is "$rc:$(cat "$tmp/err")" "125:hijack: wait: Interrupt before the command started: Interrupted system call" \
+	"SIGINT while the command's process is held: 125, and it says so"
+[ -e "$tmp/ran/interrupted" ]
+ok $((! $?)) "... and the command did not run"
 stop_target
 
 # The controls: once the exec has happened, the command's death is its own.

@@ -14,7 +14,7 @@ for tool in runc lxc-start busybox python3 cc git perl setpriv; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 27
+plan 31
 
 tmp=$(tmpdir)
 n=hj21-$$
@@ -154,6 +154,8 @@ usr
 hijack
 *" "the view's root: the host's program directories, /etc, the container's /proc, /sys, /dev, /tmp and /run/hijack"
 case $out in *shadow*|*sudoers*|*ssh*) ok 1 "no host secret in the view's /etc" ;; *) ok 0 "no host secret in the view's /etc" ;; esac
+out=$("$HIJACK" --tools "runc:$n" -- sh -c 'cut -d: -f3 /etc/passwd /etc/group' | awk '$1 > 999 && $1 != 65534')
+is "$out" "" "the view's passwd and group hold system accounts only, no person of the host"
 out=$("$HIJACK" --tools "runc:$n" -- sh -c 'grep -E " /(usr|etc/ld.so.cache|proc/sys|proc/keys) " /proc/self/mountinfo | cut -d" " -f5,6')
 like "$out" "/usr ro,nosuid,nodev*" "the host's /usr is read-only, nosuid, nodev"
 like "$out" "*/proc/sys ro,*" "the container's read-only /proc/sys stays read-only"
@@ -194,9 +196,39 @@ esac
 runc exec "$n" kill "$tp"
 tp=
 
-# --- the terminal: the container's devpts, as without --tools -------------------
-out=$("$HIJACK" --tools --pty "runc:$n" -- sh -c 'stat -c %d "$(tty)"' </dev/null | tr -d '\r')
-is "$out" "$(inside stat -c %d /dev/pts/ptmx)" "the command's terminal is from the container's /dev/pts"
+# --- the terminal: a devpts of the view's own, never the host's ------------------
+# With the container's devpts, its root would open the command's
+# /dev/pts/N, read what the caller types and write to the caller's screen.
+"$HIJACK" --tools --pty "runc:$n" -- sh -c 'stat -c "%d %t:%T" "$(tty)" >/run/hijack/root/ttyinfo; sleep 3' </dev/null >/dev/null &
+dbg=$!
+_i=0
+while [ ! -s "$R/ttyinfo" ] && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+set -- $(cat "$R/ttyinfo")
+ctdev=$(inside stat -c %d /dev/pts/ptmx)
+hostdev=$(stat -c %d /dev/pts/ptmx)
+ok $([ -n "$1" ] && [ "$1" != "$ctdev" ] && [ "$1" != "$hostdev" ]; echo $?) \
+	"the command's terminal is on a devpts of its own ($1), neither the container's ($ctdev) nor the host's ($hostdev)"
+is "$(inside ls /dev/pts)" "ptmx" "the container sees no pseudo-terminal of the command's to open"
+wait "$dbg"
+dbg=
+
+# --- a container process stops hijack's child before its exec ---------------------
+# Until its exec the child is in the container's pid namespace as uid 0,
+# the uid of the container's root, which may signal it: SIGSTOP used to
+# leave hijack waiting for ever, Ctrl-C blocked.
+runc exec -d "$n" sh -c 'while :; do for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = hijack ] && kill -STOP ${d#/proc/}; done; done'
+sleep 0.5
+for w in "--tools" ""; do
+	timeout 60 "$HIJACK" $w "runc:$n" -- /bin/true </dev/null >"$tmp/stop.out" 2>&1
+	rc=$?
+	case "$rc:$(cat "$tmp/stop.out")" in
+	"125:hijack: wait: the command's process was stopped (Stopped (signal)) before it started"*) ok 0 "${w:-plain}: the container stops hijack's child: 125 at once, and it says so" ;;
+	0:*) ok 0 "${w:-plain}: the container stops hijack's child: (it was too late to stop it: ran)" ;;
+	*) ok 1 "${w:-plain}: the container stops hijack's child: 125 at once, and it says so"; diag "got $rc: $(cat "$tmp/stop.out")" ;;
+	esac
+done
+inside sh -c 'for d in /proc/[0-9]*; do case "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" in *"kill -STOP"*) kill ${d#/proc/} ;; esac; done' 2>/dev/null
+inside pkill -f "kill -STOP" 2>/dev/null
 
 # --- mounts both ways, CAP_SYS_ADMIN in the container -----------------------------
 # A privileged LXC container keeps CAP_SYS_ADMIN; without CAP_SYS_PTRACE it
