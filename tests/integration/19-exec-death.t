@@ -142,38 +142,37 @@ else
 	done
 fi
 
+# held_signal NAME SIGNAL WHO: start the command NAME, hold its exec, send
+# SIGNAL to WHO (held: the held process; hijack: hijack itself), and
+# collect hijack's status in rc and its message in err.
+held_signal() {
+	start_target
+	hold_start
+	"$HIJACK" --pid "$TARGET" -- "$cmd" "$1" >"$tmp/err" 2>&1 9>&- &
+	hp=$!
+	wait_held || diag "$1: no exec was held"
+	if [ "$3" = held ]; then kill -"$2" "$held"; else kill -"$2" "$hp"; fi
+	wait "$hp"
+	rc=$?
+	hold_stop
+	err=$(cat "$tmp/err")
+	stop_target
+}
+
 # The held process alone killed, the target alive: still never started.
-start_target
-hold_start
-"$HIJACK" --pid "$TARGET" -- "$cmd" alone >"$tmp/err" 2>&1 9>&- &
-hp=$!
-wait_held || diag "alone: no exec was held"
-kill -KILL "$held"
-wait "$hp"
-rc=$?
-hold_stop
+held_signal alone KILL held
 is "$rc" 125 "the held process killed, the target alive: 125"
-is "$(cat "$tmp/err")" "hijack: fork: the command's process was killed by signal 9 before exec: Operation canceled" \
+is "$err" "hijack: fork: the command's process was killed by signal 9 before exec: Operation canceled" \
 	"... and the line says so"
-stop_target
 
 # The caller's Ctrl-C while the command's process is held before its exec
 # (as a FUSE mount of the container's that never answers would hold it):
 # the entry ends, 125, rather than waiting for ever with SIGINT blocked.
-start_target
-hold_start
-"$HIJACK" --pid "$TARGET" -- "$cmd" interrupted >"$tmp/err" 2>&1 9>&- &
-hp=$!
-wait_held || diag "interrupted: no exec was held"
-kill -INT "$hp"
-wait "$hp"
-rc=$?
-hold_stop
-is "$rc:$(cat "$tmp/err")" "125:hijack: wait: Interrupt before the command started: Interrupted system call" \
+held_signal interrupted INT hijack
+is "$rc:$err" "125:hijack: wait: Interrupt before the command started: Interrupted system call" \
 	"SIGINT while the command's process is held: 125, and it says so"
 [ -e "$tmp/ran/interrupted" ]
 ok $((! $?)) "... and the command did not run"
-stop_target
 
 # The controls: once the exec has happened, the command's death is its own.
 # wait_ran NAME: until the command NAME has written its mark, 10 s at most.
