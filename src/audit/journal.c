@@ -8,12 +8,18 @@
  * them, which no caller can forge.
  *
  * libsystemd is opened here, not linked: loading it and its compression
- * and crypto libraries costs an entry some 70 page faults, paid only when
- * a journal is there to take the record (as libsmartcols and liblxc are
- * opened only by what needs them).
+ * and crypto libraries is most of what a record costs an entry (about
+ * 4 ms of CPU on a small VM where page faults are dear), paid only when a
+ * journal is there to take the record (as libsmartcols and liblxc are
+ * opened only by what needs them).  And it is opened early, by
+ * audit_journal_prepare() on a thread of its own, while the main thread
+ * finds the container and makes the plan: on a machine with a core to
+ * spare the entry does not wait for it.  The thread is joined before the
+ * first record, so none runs when libhijack forks the command.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +46,46 @@ static const char *const message_ids[_AUDIT_EVENT_MAX] = {
 };
 
 static __typeof__(sd_journal_sendv) *sendv_fn;
+static pthread_t loader;
+static bool loading;
+
+static void *load_libsystemd(void *arg)
+{
+	void *h = dlopen(LIBSYSTEMD_SONAME, RTLD_LAZY | RTLD_LOCAL);
+
+	(void)arg;
+	if (h)
+		sendv_fn = (__typeof__(sendv_fn))dlsym(h, "sd_journal_sendv");
+	return NULL;
+}
+
+static bool journal_runs(void)
+{
+	struct stat st;
+
+	return stat(JOURNAL_SOCKET, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+void audit_journal_prepare(void)
+{
+	if (loading || sendv_fn || !journal_runs())
+		return;
+	loading = pthread_create(&loader, NULL, load_libsystemd, NULL) == 0;
+}
+
+static void join_loader(void)
+{
+	if (loading) {
+		(void)pthread_join(loader, NULL);
+		loading = false;
+	}
+}
 
 static int open_libsystemd(void)
 {
-	void *h;
-
-	if (sendv_fn)
-		return 0;
-	h = dlopen(LIBSYSTEMD_SONAME, RTLD_LAZY | RTLD_LOCAL);
-	if (!h)
-		return -ENOPKG;
-	sendv_fn = (__typeof__(sendv_fn))dlsym(h, "sd_journal_sendv");
+	join_loader();
+	if (!sendv_fn)
+		(void)load_libsystemd(NULL);
 	return sendv_fn ? 0 : -ENOPKG;
 }
 
@@ -87,7 +122,6 @@ int audit_journal_send(const struct audit_entry *e, enum audit_event event)
 	char numbuf[1024], message[1024], msgid[64], prio[16];
 	struct audit_kv kv[AUDIT_FIELDS_MAX];
 	struct journal_msg m = { .n = 0 };
-	struct stat st;
 	size_t nkv, i;
 	int r;
 
@@ -96,8 +130,11 @@ int audit_journal_send(const struct audit_entry *e, enum audit_event event)
 	 * returns 0): ask first, so that "no journal" is known and syslog
 	 * is used instead.
 	 */
-	if (stat(JOURNAL_SOCKET, &st) < 0 || !S_ISSOCK(st.st_mode))
+	if (!journal_runs()) {
+		/* Never leave the loader running past this point. */
+		join_loader();
 		return -ENOENT;
+	}
 	r = open_libsystemd();
 	if (r < 0)
 		return r;

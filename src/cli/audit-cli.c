@@ -42,6 +42,8 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a)
 		fprintf(stderr, "hijack: warning: %s: recording = on is not yet supported: nothing is recorded beyond the start and end records\n",
 			HIJACK_POLICY_FILE);
 	au->on = au->policy.audit;
+	if (au->on)
+		audit_journal_prepare();
 	if (audit_entry_init(e) < 0) {
 		/* No session id (no getrandom()): nothing can be recorded. */
 		fprintf(stderr, "hijack: audit: cannot make a session id: %s\n",
