@@ -25,10 +25,10 @@
 #endif
 
 /*
- * The longest one destination may hold an entry for one record.  The
- * journal and syslog are alternatives, so a record costs at most twice
- * this (journal or syslog, then the kernel's audit log), and an entry,
- * with its start and end records, four times: one second.
+ * The longest one step of a send may hold an entry: the journal's, the
+ * syslog's (tried only when the journal failed), and the kernel's two
+ * (is auditd there, then the record).  A record so waits one second at
+ * the very worst, an entry two; with nothing stuck, not at all.
  */
 #define AUDIT_SEND_TIMEOUT_MS 250
 
