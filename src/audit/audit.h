@@ -139,6 +139,11 @@ struct audit_entry {
 	size_t argv_bytes;	/* the arguments' length before escaping */
 	bool argv_truncated;
 	char path[AUDIT_TEXT_MAX];	/* --read-file, --write-file */
+	/*
+	 * Not filled yet (the copy runs in libhijack's child, which writes
+	 * the caller's fd itself): the place for the size and SHA-256 of
+	 * what a copy moved.  Recorded when set.
+	 */
 	long long file_bytes;	/* -1: unknown */
 	char file_sha256[65];	/* "": unknown */
 	char setenv_names[AUDIT_TEXT_MAX];	/* names only: values may be secret */
