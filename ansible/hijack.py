@@ -44,6 +44,10 @@ description:
     target's user may use them without a password, as root may). Where the
     container has neither, set C(ansible_user) (hijack C(--user)) instead, and
     hijack then starts the task as that user directly.
+  - Every hijack run is given C(--reason) naming the play and the task
+    (C(ansible play 'NAME', task 'NAME')), after C(hijack_reason) when that
+    is set, so that hijack's audit records of a fleet run can be followed
+    task by task (see hijack(1), AUDIT).
   - Exit status 125 with a C(hijack:) message is a failure of hijack itself
     (no such container, permission denied, ...) and becomes an unreachable
     host with hijack's message; 126 and 127 (command not executable, not
@@ -147,6 +151,24 @@ options:
     default: []
     vars:
       - name: ansible_hijack_extra_args
+  hijack_reason:
+    description:
+      - Why, for hijack's audit records (hijack C(--reason)); the play and
+        task names are added after it. Unset, they are the reason alone.
+    vars:
+      - name: ansible_hijack_reason
+  hijack_play_name:
+    description: The play's name, for C(--reason); set by Ansible.
+    vars:
+      - name: ansible_play_name
+  hijack_task_name:
+    description: The task's name, for C(--reason); set by Ansible from the task.
+    keyword:
+      - name: name
+  hijack_task_action:
+    description: The task's module, for C(--reason) when the task has no name; set by Ansible.
+    keyword:
+      - name: action
   hijack_host:
     description:
       - The host the container runs on. Unset or empty, hijack runs here;
@@ -264,6 +286,7 @@ class Connection(ConnectionBase):
                 argv.append('--%s=%s' % (flag, value))
         for name, value in sorted(self.get_option('hijack_setenv').items()):
             argv.append('--setenv=%s=%s' % (name, value))
+        argv.append('--reason=%s' % self._reason())
         argv.extend(self.get_option('hijack_extra_args'))
         argv.extend(file_opts)
         target = self._target()
@@ -274,6 +297,14 @@ class Connection(ConnectionBase):
             raise AnsibleConnectionFailure('not a hijack TARGET: %r' % target)
         argv.append(target)
         return argv
+
+    def _reason(self):
+        '''The play and the task, for hijack's audit records.'''
+        play = self.get_option('hijack_play_name') or ''
+        task = self.get_option('hijack_task_name') or self.get_option('hijack_task_action') or ''
+        reason = "ansible play '%s', task '%s'" % (play, task)
+        given = self.get_option('hijack_reason')
+        return '%s; %s' % (given, reason) if given else reason
 
     def _ssh_argv(self, remote_argv):
         '''ssh ... HOST -- COMMAND, through a shared master connection.

@@ -34,6 +34,14 @@ test="$test bc linux-perf strace time"
 # the fan-out comparison), and OpenSSH for the plugin's remote hosts.
 test="$test ansible-core ansible openssh-client openssh-server"
 # --- end ansible ---
+# --- audit (src/audit/, 22-audit.t) ---
+# libsystemd's header (the journal; the library is dlopen()ed) and
+# libaudit (the kernel's audit log) to build; to test, a real journald
+# (systemd), rsyslog and auditd that 22-audit.t starts itself, and jq to
+# read the journal's JSON.
+build="$build libsystemd-dev libaudit-dev"
+test="$test systemd rsyslog auditd jq"
+# --- end audit ---
 # A fourth group, pkg: what building the Debian packages, linting them and
 # running their autopkgtests needs (tests/pkg/ci.sh).
 pkg="debhelper dpkg-dev fakeroot lintian autopkgtest git gcc libc6-dev"

@@ -3,9 +3,10 @@
  * hijack - run a program inside everything that makes up a running task's
  * container.
  *
- * This file is the only place that prints and exits: it turns the command
- * line into a struct hijack_opts, asks libhijack to plan and run, and maps
- * the result to an exit status (see hijack(1)).
+ * This file is the only place that prints and exits, with audit-cli.c for
+ * the records of each entry: it turns the command line into a struct
+ * hijack_opts, asks libhijack to plan and run, and maps the result to an
+ * exit status (see hijack(1)).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -19,6 +20,7 @@
 
 #include <libsmartcols.h>
 
+#include "audit-cli.h"
 #include "hijack.h"
 #include "options.h"
 
@@ -64,6 +66,8 @@ static void usage(void)
 	      "                        confinement: / is the host's, the container's\n"
 	      "                        root is on DIR (default /run/hijack/root), /proc\n"
 	      "                        is the container's (see hijack(1), SECURITY)\n"
+	      "     --reason TEXT      why: goes into the entry's audit records\n"
+	      "                        (see hijack(1), AUDIT)\n"
 	      "\n"
 	      "Files, with no program of the container's (no command then):\n"
 	      "     --read-file PATH   copy PATH inside the container to standard output\n"
@@ -190,6 +194,14 @@ static _Noreturn void fail(const struct hijack_diag *d, int code)
 	else
 		fprintf(stderr, ": %s\n", strerror(d->err));
 	exit(code);
+}
+
+/* An entry that failed: recorded, then reported. */
+static _Noreturn void fail_entry(struct cli_audit *au,
+				 const struct hijack_diag *d, int code)
+{
+	cli_audit_end(au, code, d);
+	fail(d, code);
 }
 
 /*
@@ -344,6 +356,7 @@ int main(int argc, char **argv)
 {
 	struct cli_args a = { .opts = HIJACK_OPTS_INIT };
 	struct hijack_target *t = NULL;
+	struct cli_audit au = { .on = false };
 	struct hijack_container ct;
 	struct hijack_result res;
 	struct hijack_plan plan;
@@ -359,6 +372,10 @@ int main(int argc, char **argv)
 		fputs("\nTry 'hijack --help' for more information.\n", stderr);
 		return EXIT_HIJACK_FAILED;
 	}
+	if (cli_hide_setenv_values(&a, argc, argv) < 0) {
+		fprintf(stderr, "hijack: %s\n", strerror(ENOMEM));
+		return EXIT_HIJACK_FAILED;
+	}
 	if (a.action == CLI_HELP) {
 		usage();
 		return EXIT_SUCCESS;
@@ -371,16 +388,18 @@ int main(int argc, char **argv)
 	if (a.action == CLI_LIST)
 		return list_containers(a.json);
 
+	if (a.action == CLI_RUN)
+		cli_audit_begin(&au, &a);
 	if (a.target) {
 		/* Found, then pinned and proved still the container's. */
 		if (hijack_container_find(a.target, &ct, &d) < 0 ||
 		    hijack_container_open(&ct, &t, &d) < 0)
-			fail(&d, EXIT_HIJACK_FAILED);
+			fail_entry(&au, &d, EXIT_HIJACK_FAILED);
 	} else if (hijack_target_open(a.opts.pid, &t, &d) < 0) {
-		fail(&d, EXIT_HIJACK_FAILED);
+		fail_entry(&au, &d, EXIT_HIJACK_FAILED);
 	}
 	if (hijack_plan_build(t, &a.opts, &plan, &d) < 0)
-		fail(&d, EXIT_HIJACK_FAILED);
+		fail_entry(&au, &d, EXIT_HIJACK_FAILED);
 	if (a.target)
 		plan.container = &ct;
 
@@ -392,6 +411,7 @@ int main(int argc, char **argv)
 		return r < 0 ? EXIT_HIJACK_FAILED : EXIT_SUCCESS;
 	}
 
+	cli_audit_start(&au, &a, &plan, t, a.target ? &ct : NULL);
 	if (a.copy)
 		r = hijack_file_copy_max(t, &plan, &a.file, a.max_size, &res,
 					 &d);
@@ -404,13 +424,14 @@ int main(int argc, char **argv)
 	cli_free(&a);
 	if (r < 0) {
 		if (d.step == HIJACK_STEP_FILE)
-			fail(&d, EXIT_FILE_FAILED);
+			fail_entry(&au, &d, EXIT_FILE_FAILED);
 		if (d.step == HIJACK_STEP_EXEC)
-			fail(&d, d.err == ENOENT ? EXIT_NOT_FOUND :
-						   EXIT_CANNOT_EXEC);
-		fail(&d, EXIT_HIJACK_FAILED);
+			fail_entry(&au, &d, d.err == ENOENT ? EXIT_NOT_FOUND :
+							      EXIT_CANNOT_EXEC);
+		fail_entry(&au, &d, EXIT_HIJACK_FAILED);
 	}
-	if (WIFSIGNALED(res.status))
-		return 128 + WTERMSIG(res.status);
-	return WEXITSTATUS(res.status);
+	r = WIFSIGNALED(res.status) ? 128 + WTERMSIG(res.status) :
+				      WEXITSTATUS(res.status);
+	cli_audit_end(&au, r, NULL);
+	return r;
 }

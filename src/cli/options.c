@@ -40,6 +40,7 @@ enum {
 	OPT_MODE,
 	OPT_MAX_SIZE,
 	OPT_TOOLS,
+	OPT_REASON,
 };
 
 static const struct option longopts[] = {
@@ -79,6 +80,7 @@ static const struct option longopts[] = {
 	{ "mode",    required_argument, NULL, OPT_MODE },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "tools",   optional_argument, NULL, OPT_TOOLS },
+	{ "reason",  required_argument, NULL, OPT_REASON },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -92,8 +94,43 @@ static char *default_argv[] = { "/bin/sh", NULL };
 
 
 
+int cli_hide_setenv_values(struct cli_args *a, int argc, char **argv)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < a->nsetenv && !a->setenv_copied; i++) {
+		char *kv = a->setenv[i], *copy;
+
+		for (j = 1; j < argc && argv + j != a->argv; j++)
+			if (kv >= argv[j] && kv <= argv[j] + strlen(argv[j]))
+				break;
+		copy = strdup(kv);
+		if (!copy) {
+			/* The copies so far are kept, and freed by cli_free(). */
+			a->nsetenv = i;
+			a->setenv[i] = NULL;
+			a->setenv_copied = true;
+			return -ENOMEM;
+		}
+		a->setenv[i] = copy;
+		if (j < argc && argv + j != a->argv) {
+			char *v = strchr(kv, '=') + 1;
+
+			memset(v, '*', strlen(v));
+		}
+	}
+	a->setenv_copied = true;
+	return 0;
+}
+
 void cli_free(struct cli_args *a)
 {
+	size_t i;
+
+	for (i = 0; a->setenv_copied && i < a->nsetenv; i++)
+		free(a->setenv[i]);
+	a->setenv_copied = false;
 	free(a->setenv);
 	a->setenv = NULL;
 	a->nsetenv = 0;
@@ -250,6 +287,12 @@ static int option_action(int c, const char *arg, char **argv,
 		a->tools = true;
 		a->tools_dir = arg;
 		return OPTION_TAKEN;
+	case OPT_REASON:
+		/* Kept whole: the records escape and bound it. */
+		if (!*arg)
+			return fail("empty --reason");
+		a->reason = arg;
+		return OPTION_TAKEN;
 	case 'h':
 		a->action = CLI_HELP;
 		return OPTION_STOP;
@@ -398,6 +441,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	a->tools = false;
 	a->tools_dir = NULL;
 	a->env_given = false;
+	a->reason = NULL;
 	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
 	a->max_size = HIJACK_FILE_MAX_DEFAULT;
 	do {
@@ -412,6 +456,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	if (a->action == CLI_LIST) {
 		if (st.have_pid || a->target || optind < argc)
 			return fail("--list takes no target and no command");
+		if (a->reason)
+			return fail("--reason goes with an entry, not --list");
 		return 0;
 	}
 	r = check_combinations(a, &st, err, errlen);

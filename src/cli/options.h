@@ -28,10 +28,21 @@ struct cli_args {
 	bool tools;		/* --tools[=DIR] */
 	const char *tools_dir;	/* NULL: the default */
 	bool env_given;		/* --env said which */
+	const char *reason;	/* --reason, for the records; NULL: none */
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;
+	bool setenv_copied;	/* the strings of setenv are owned too */
 };
+
+/*
+ * Copy the --setenv values out of @argv and overwrite them there with
+ * '*': /proc/PID/cmdline, which ps(1) shows every user and journald
+ * copies into each record as _CMDLINE, then holds no value that may be a
+ * secret.  The command's own arguments are left alone.  Return 0 or
+ * -ENOMEM.
+ */
+int cli_hide_setenv_values(struct cli_args *a, int argc, char **argv);
 
 /* Free what cli_parse() allocated. */
 void cli_free(struct cli_args *a);

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 108
+plan 110
 
 tmp=$(tmpdir)
 n=hja$$
@@ -186,8 +186,8 @@ is "$st" "True 0640 16" "local runc: stat sees the copied file (mode, size)"
 out=$("$A/ansible" -i "$tmp/local.ini" runc -m command -a 'id -un' -vvv 2>&1)
 like "$out" "*runc | CHANGED | rc=0 >>*root*" "ad hoc: command"
 is "$(echo "$out" | grep -c "PUT ")" 0 "... pipelined: the module goes to Python's stdin, no file is copied"
-like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', 'runc:$n-runc', '--', '/bin/sh', '-c',*" \
-	"... as hijack --no-pty TARGET -- /bin/sh -c COMMAND"
+like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', \"--reason=ansible play 'Ansible Ad-Hoc', task 'command'\", 'runc:$n-runc', '--', '/bin/sh', '-c',*" \
+	"... as hijack --no-pty --reason=... TARGET -- /bin/sh -c COMMAND"
 out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_host="runc:nosuch$$" runc -m command -a true 2>&1)
 rc=$?
 is "$rc" 4 "an unknown container: ansible exits 4 (unreachable)"
@@ -224,6 +224,29 @@ out=$("$A/ansible" -i "$tmp/local.ini" -c hijack.containers.hijack lxc -m raw -a
 like "$out" "*CHANGED | rc=0 >>*$n-lxc*" "the plugin loaded from the collection as hijack.containers.hijack"
 
 # --- files in the distroless container, through the plugin itself ---------
+# --- the play and task go into hijack's --reason (hijack(1), AUDIT) --------
+cat >"$tmp/hjlog" <<EOF
+#!/bin/sh
+for a; do case \$a in --reason=*) printf '%s\n' "\$a" >>"$tmp/reasons" ;; esac; done
+exec "$HIJACK" "\$@"
+EOF
+chmod +x "$tmp/hjlog"
+cat >"$tmp/reason.yml" <<'EOF'
+- name: audit trail
+  hosts: lxc
+  gather_facts: false
+  tasks:
+    - name: say hi
+      raw: echo hi
+    - raw: echo unnamed
+EOF
+inventory "$tmp/reason.ini" "ansible_hijack_exe=$tmp/hjlog"
+"$A/ansible-playbook" -i "$tmp/reason.ini" "$tmp/reason.yml" >"$tmp/reason.out" 2>&1
+is "$(sed -n 1p "$tmp/reasons")" "--reason=ansible play 'audit trail', task 'say hi'" \
+	"--reason names the play and the task"
+is "$(sed -n 2p "$tmp/reasons")" "--reason=ansible play 'audit trail', task 'raw'" \
+	"--reason names the module of a task without a name"
+
 # No module can run there (no shell): put_file and fetch_file are called
 # as Ansible's copy and fetch call them.
 head -c 300000 /dev/urandom >"$tmp/blob"

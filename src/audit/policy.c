@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * policy.c - /etc/hijack/hijack.conf: whether entries are recorded,
+ * whether each needs a --reason, and what happens when no destination
+ * takes a record.
+ *
+ *   # comment
+ *   audit = on | off
+ *   require-reason = yes | no
+ *   on-audit-failure = warn | refuse
+ *   recording = off      (reserved for session recording: not yet supported)
+ *
+ * Whoever can write this file can switch auditing off, so it is believed
+ * only when root owns it and its directory and neither is writable by
+ * group or others; otherwise it is ignored as a whole (the defaults, which
+ * record everything, stay).  There is no way to name another file at run
+ * time: an environment variable would let a caller choose its own policy.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "macro.h"
+
+/* A policy is a few lines: anything larger is not one. */
+#define POLICY_MAX 65536
+
+static void __attribute__((format(printf, 3, 4)))
+warnf(audit_warn_fn warn, void *userdata, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!warn)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warn(userdata, msg);
+}
+
+/* What the file says, fit to quote in a one-line warning. */
+static const char *quote(const char *s, char *buf, size_t len)
+{
+	(void)audit_escape(s, true, buf, len);
+	return buf;
+}
+
+/* Root's, and writable by root alone. */
+static bool trusted(const struct stat *st)
+{
+	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+static int parse_bool(const char *v, const char *yes, const char *no, bool *ret)
+{
+	if (strcmp(v, yes) == 0) {
+		*ret = true;
+		return 0;
+	}
+	if (strcmp(v, no) == 0) {
+		*ret = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+static void parse_line(char *line, unsigned int n, const char *path,
+		       struct audit_policy *p, audit_warn_fn warn, void *ud)
+{
+	char *eq, *key, *val, q[128];
+	int r;
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return;
+	eq = strchr(line, '=');
+	if (!eq) {
+		warnf(warn, ud, "%s:%u: not KEY = VALUE, ignored: %s", path, n,
+		      quote(line, q, sizeof(q)));
+		return;
+	}
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (strcmp(key, "audit") == 0)
+		r = parse_bool(val, "on", "off", &p->audit);
+	else if (strcmp(key, "require-reason") == 0)
+		r = parse_bool(val, "yes", "no", &p->require_reason);
+	else if (strcmp(key, "on-audit-failure") == 0)
+		r = parse_bool(val, "refuse", "warn", &p->fail_closed);
+	else if (strcmp(key, "recording") == 0)
+		r = parse_bool(val, "on", "off", &p->recording);
+	else {
+		warnf(warn, ud, "%s:%u: unknown key, ignored: %s", path, n,
+		      quote(key, q, sizeof(q)));
+		return;
+	}
+	if (r < 0)
+		warnf(warn, ud, "%s:%u: bad value, default kept: %s", path, n,
+		      quote(val, q, sizeof(q)));
+}
+
+int audit_policy_load(const char *path, struct audit_policy *ret,
+		      audit_warn_fn warn, void *userdata)
+{
+	_cleanup_close_ int fd = -EBADF, dfd = -EBADF;
+	char buf[POLICY_MAX + 1], dir[4096];
+	unsigned int n = 0;
+	struct stat st, dst;
+	char *line, *next;
+	ssize_t len;
+	char *slash;
+	int r;
+
+	/* O_NOFOLLOW: a symlink would point the check at another file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		r = -errno;
+		warnf(warn, userdata, "%s: ignored: %s", path,
+		      r == -ELOOP ? "a symlink" : strerror(-r));
+		return r;
+	}
+	(void)snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		(void)snprintf(dir, sizeof(dir), ".");
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fstat(fd, &st) < 0 || dfd < 0 || fstat(dfd, &dst) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || !trusted(&st) || !trusted(&dst)) {
+		warnf(warn, userdata,
+		      "%s: ignored: it and its directory must be root's and writable by root alone",
+		      path);
+		return -EPERM;
+	}
+	len = read(fd, buf, sizeof(buf));
+	if (len < 0)
+		return -errno;
+	if (len > POLICY_MAX) {
+		warnf(warn, userdata, "%s: ignored: larger than 64 KiB", path);
+		return -EFBIG;
+	}
+	buf[len] = '\0';
+	for (line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		parse_line(line, ++n, path, ret, warn, userdata);
+	}
+	return 0;
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# [ROUNDS=N] [BATCH=N] audit-latency.sh [BASELINE-HIJACK]
+#
+# What the audit records cost an entry: "hijack --pid P -- true" with
+# auditing on (a real journald takes the records) against auditing off
+# (audit = off in /etc/hijack/hijack.conf), and, if given, against a
+# BASELINE-HIJACK built without the records; interleaved in batches
+# (on, off, baseline, on, off, ...) so that the load of a shared machine
+# falls on all of them alike.  Prints the median wall time of an entry
+# in each mode and the ratios, over ROUNDS (20) rounds of BATCH (10)
+# entries a mode.  A benchmark: it asserts nothing.
+#
+# Runs itself in a private mount namespace (its own journald on
+# /run/systemd/journal, its own /etc/hijack), as root.  HIJACK is the
+# binary to measure (the real one, not libtool's wrapper script:
+# src/cli/.libs/hijack with LD_LIBRARY_PATH=.libs).
+set -eu
+if [ -z "${AUDIT_BENCH_PRIVATE:-}" ]; then
+	[ -d /etc/hijack ] || { mkdir -m 755 /etc/hijack; made=1; }
+	rc=0
+	AUDIT_BENCH_PRIVATE=1 unshare -m --propagation private sh "$0" "$@" || rc=$?
+	[ -z "${made:-}" ] || rmdir /etc/hijack
+	exit $rc
+fi
+rounds=${ROUNDS:-20}
+batch=${BATCH:-10}
+base=${1:-}
+: "${HIJACK:?HIJACK must name the hijack binary}"
+
+mount -t tmpfs tmpfs /run/systemd
+mkdir -p /run/systemd/journal /run/log
+mount -t tmpfs tmpfs /run/log
+mount -t tmpfs -o mode=755 tmpfs /etc/hijack
+/lib/systemd/systemd-journald >/dev/null 2>&1 &
+jd=$!
+sleep 300 &
+target=$!
+trap 'kill $jd $target 2>/dev/null' EXIT
+while [ ! -S /run/systemd/journal/socket ]; do sleep 0.1; done
+
+# batch MODE: the wall time of one batch, in microseconds.
+batch() {
+	case $1 in
+	on) printf '# defaults\n' >/etc/hijack/hijack.conf; exe=$HIJACK ;;
+	off) printf 'audit = off\n' >/etc/hijack/hijack.conf; exe=$HIJACK ;;
+	base) exe=$base ;;
+	esac
+	t0=$(date +%s%N)
+	i=0
+	while [ $i -lt "$batch" ]; do
+		"$exe" --pid "$target" --no-pty -- true
+		i=$((i + 1))
+	done
+	echo $((($(date +%s%N) - t0) / 1000 / batch))
+}
+modes="on off"
+[ -z "$base" ] || modes="$modes base"
+for m in $modes; do : >"/tmp/audit-bench.$$.$m"; done
+r=0
+while [ $r -lt "$rounds" ]; do
+	for m in $modes; do
+		batch $m >>"/tmp/audit-bench.$$.$m"
+	done
+	r=$((r + 1))
+done
+median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+on=$(median /tmp/audit-bench.$$.on)
+off=$(median /tmp/audit-bench.$$.off)
+echo "rounds=$rounds batch=$batch load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "median entry, audit on (journald):  $on us"
+echo "median entry, audit off:            $off us"
+echo "on/off: $(echo "scale=4; $on / $off" | bc)"
+if [ -n "$base" ]; then
+	b=$(median /tmp/audit-bench.$$.base)
+	echo "median entry, baseline build:       $b us"
+	echo "on/baseline: $(echo "scale=4; $on / $b" | bc)  off/baseline: $(echo "scale=4; $off / $b" | bc)"
+fi
+rm -f /tmp/audit-bench.$$.*

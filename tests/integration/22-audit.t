@@ -1,0 +1,367 @@
+#!/bin/sh
+# The records of each entry (hijack(1), AUDIT), read back from a real
+# systemd-journald, a real rsyslogd and a real auditd that this test
+# starts itself: a command, an interactive session on a pty, --tools and
+# file copies, into a runc and an LXC container and a plain target; a
+# failed entry; the policy file; and the attacks: names and arguments with
+# newlines and control characters, megabytes of arguments, a journal whose
+# socket is full, no destination at all.
+#
+# Everything runs in a private mount namespace, so that the journal's
+# sockets under /run/systemd/journal, /dev/log and /etc/hijack are this
+# test's alone and the host's (if any) are not disturbed.  /dev/log and
+# /etc/hijack must exist to be mounted over: when the host has neither,
+# an empty file and an empty directory stand there while the test runs.
+
+if [ -z "${HIJACK_AUDIT_PRIVATE:-}" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root (journald, mounts, containers): run as root"
+		exit 77
+	fi
+	made_log="" made_etc=""
+	if [ ! -e /dev/log ] && [ ! -L /dev/log ]; then
+		: >/dev/log && made_log=1
+	fi
+	if [ ! -d /etc/hijack ]; then
+		mkdir -m 755 /etc/hijack && made_etc=1
+	fi
+	HIJACK_AUDIT_PRIVATE=1 unshare -m --propagation private "$0" "$@"
+	rc=$?
+	[ -z "$made_log" ] || rm -f /dev/log
+	[ -z "$made_etc" ] || rmdir /etc/hijack
+	exit $rc
+fi
+
+. "${TESTDIR:-$(dirname "$0")}/lib.sh"
+. "$TESTDIR/containers.sh"
+skip_unless_root
+: "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
+need_program "$PTYDRIVE"
+journald=/lib/systemd/systemd-journald
+[ -x "$journald" ] || skip_all "no $journald (Debian: systemd; tests/deps.sh test)"
+require_tools journalctl rsyslogd jq runc lxc-start busybox python3
+
+plan 70
+
+tmp=$(tmpdir)
+START=2eb84e2ca95444e3b97bf7ef5fc2c499
+END=9fe93aa1ceea423a8a8983939d15c300
+FAILED=f7c3ed08a83e47c7bedd047cc727a3ad
+n=hj22-$$
+
+jd_pid="" rs_pid="" au_pid="" au_was=""
+teardown() {
+	[ -z "$jd_pid" ] || { kill "$jd_pid"; wait "$jd_pid"; } 2>/dev/null
+	[ -z "$rs_pid" ] || { kill "$rs_pid"; wait "$rs_pid"; } 2>/dev/null
+	if [ -n "$au_pid" ]; then
+		kill "$au_pid" 2>/dev/null
+		wait "$au_pid" 2>/dev/null
+		[ "$au_was" = 1 ] || auditctl -e 0 >/dev/null 2>&1
+	fi
+	runc_down "$n" "$tmp/runc"
+	lxc_down "$n"
+	cleanup
+}
+trap teardown EXIT
+bail() { echo "Bail out! $*"; exit 1; }
+
+mount -t tmpfs -o mode=755 tmpfs /run/systemd || bail "tmpfs on /run/systemd"
+mkdir -p /run/systemd/journal /run/log
+mount -t tmpfs -o mode=755 tmpfs /run/log || bail "tmpfs on /run/log"
+# journald writes here instead when it exists and is flushed to: keep it ours.
+[ ! -d /var/log/journal ] || mount -t tmpfs tmpfs /var/log/journal
+mount -t tmpfs -o mode=755 tmpfs /etc/hijack || bail "tmpfs on /etc/hijack"
+
+journald_up() {
+	rm -f /run/systemd/journal/socket
+	"$journald" >"$tmp/journald.log" 2>&1 &
+	jd_pid=$!
+	i=0
+	while [ ! -S /run/systemd/journal/socket ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -S /run/systemd/journal/socket ] || bail "journald did not start"
+}
+journald_down() {
+	kill "$jd_pid"
+	wait "$jd_pid" 2>/dev/null
+	jd_pid=""
+	rm -f /run/systemd/journal/socket
+}
+
+# rec [MATCH...]: hijack's records as JSON lines, oldest first.
+rec() {
+	journalctl --sync >/dev/null 2>&1 || sleep 0.3
+	journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=hijack "$@"
+}
+# last ID: the HIJACK_SESSION of the last record with MESSAGE_ID ID.
+last() {
+	rec MESSAGE_ID="$1" | tail -n 1 | jq -r .HIJACK_SESSION
+}
+# field SESSION ID FIELD: one field of one record.
+field() {
+	rec HIJACK_SESSION="$1" MESSAGE_ID="$2" | jq -r ".$3 // \"(none)\""
+}
+
+journald_up
+start_target
+T=$TARGET
+
+# --- a command, with arguments that would forge a line or a field ----------
+evil=$(printf 'a\nb\033[31m"]\\ c')
+"$HIJACK" --pid "$T" --no-pty --reason "$(printf 'night\nfix')" \
+	--setenv SECRET=hunter2 -- sh -c 'exit 3' "$evil" >/dev/null 2>"$tmp/err"
+is "$?" 3 "a command: its status passes through with auditing on"
+is "$(cat "$tmp/err")" "" "nothing said on stderr"
+s=$(last $START)
+like "$s" "????????????????????????????????" "a start record with a 128-bit session id"
+is "$(field "$s" $END HIJACK_SESSION)" "$s" "the end record has the same session"
+is "$(field "$s" $START HIJACK_ARGV)" 'sh -c exit\x203 a\x0ab\x1b[31m\x22\x5d\\\x20c' \
+	"argv escaped: newline, ESC, quote, bracket, backslash, spaces inside a word"
+is "$(field "$s" $START HIJACK_ARGC)" 4 "argc"
+is "$(field "$s" $START HIJACK_REASON)" 'night\x0afix' "--reason recorded, its newline escaped"
+is "$(field "$s" $START HIJACK_SETENV_NAMES)" SECRET "--setenv: the name is recorded"
+rec | grep -q hunter2
+is "$?" 1 "--setenv: the value is in no record, nor in journald's _CMDLINE"
+like "$(field "$s" $START _CMDLINE)" "*SECRET=\*\*\*\*\*\*\**" "where it shows as asterisks"
+is "$(field "$s" $END HIJACK_EXIT_STATUS)" 3 "end: exit status"
+like "$(field "$s" $END HIJACK_DURATION_USEC)" "[0-9]*[0-9]" "end: duration in microseconds"
+is "$(field "$s" $START HIJACK_TARGET)" "pid:$T" "target as given"
+is "$(field "$s" $START HIJACK_TARGET_PID)" "$T" "target pid"
+is "$(field "$s" $START HIJACK_NS_MNT)" "$(stat -L -c %i /proc/$T/ns/mnt)" "the target's mnt namespace inode"
+is "$(field "$s" $START HIJACK_NS_NET)" "$(stat -L -c %i /proc/$T/ns/net)" "the target's net namespace inode"
+like "$(field "$s" $START HIJACK_NS_ENTERED)" "*mnt*" "the namespaces entered"
+like "$(field "$s" $START HIJACK_PIDFD_INO)" "[1-9]*" "the pidfd's inode"
+is "$(field "$s" $START HIJACK_CALLER_UID)" 0 "caller uid"
+like "$(field "$s" $START HIJACK_CALLER_LOGINUID)" "[0-9]*" "caller login uid"
+is "$(field "$s" $START HIJACK_CALLER_PID)" "$$" "caller pid: the process that ran hijack"
+is "$(field "$s" $START HIJACK_MODE)" command "mode: command"
+is "$(field "$s" $START HIJACK_KEPT)" none "nothing of the confinement kept by default"
+is "$(field "$s" $START _UID)" 0 "journald's own _UID beside it"
+
+"$HIJACK" --pid "$T" --no-pty --caps keep --cgroups keep -- true
+s=$(last $START)
+is "$(field "$s" $START HIJACK_KEPT)" caps,cgroups "--caps=keep --cgroups=keep: recorded as kept"
+
+# The catalog from the source tree, as make install puts it, in a catalog
+# directory and database of this namespace's own.
+catalog=$TESTDIR/../../catalog/hijack.catalog
+if [ -d /usr/lib/systemd/catalog ] && [ -d /var/lib/systemd/catalog ] && [ -r "$catalog" ]; then
+	mkdir -p "$tmp/catalog"
+	cp "$catalog" "$tmp/catalog/"
+	mount --bind "$tmp/catalog" /usr/lib/systemd/catalog
+	mount -t tmpfs tmpfs /var/lib/systemd/catalog
+	journalctl --update-catalog >/dev/null 2>&1
+	journalctl -D /run/log/journal --no-pager -x MESSAGE_ID=$START -n 1 >"$tmp/x" 2>&1
+	grep -q "Entry into container pid:$T started" "$tmp/x"
+	ok $? "journalctl -x explains the record from the catalog"
+else
+	skip "journalctl -x" "no systemd catalog directories here"
+fi
+
+# --- an interactive session on a new terminal --------------------------------
+"$PTYDRIVE" -e '#' -s 'exit 5\n' -- "$HIJACK" --pid "$T" -- sh -i >"$tmp/pty" 2>&1
+grep -q "ptydrive: exit 5" "$tmp/pty"
+ok $? "an interactive session on a terminal ends with its status"
+s=$(last $START)
+is "$(field "$s" $START HIJACK_MODE)" pty "mode: pty"
+like "$(field "$s" $START HIJACK_CALLER_TTY)" "/dev/pts/*" "the caller's terminal"
+is "$(field "$s" $END HIJACK_EXIT_STATUS)" 5 "pty session: end record with exit 5"
+
+# --- an unprivileged caller: its records say who it is ------------------------
+if command -v setpriv >/dev/null; then
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$HIJACK" --pid "$T" --no-pty -- true 2>/dev/null
+	r=$(rec MESSAGE_ID=$FAILED | tail -n 1)
+	is "$(printf "%s\n" "$r" | jq -r '.HIJACK_CALLER_UID + "/" + ._UID')" 65534/65534 \
+		"an unprivileged caller's refused entry: its own uid, which journald vouches for"
+else
+	skip "unprivileged caller" "no setpriv"
+fi
+
+# --- a 125 failure, with a name that would forge a line ------------------------
+"$HIJACK" "$(printf 'no\nsuch\033]0;x\007')" true 2>/dev/null
+is "$?" 125 "no such container: 125"
+r=$(rec MESSAGE_ID=$FAILED | tail -n 1)
+is "$(printf "%s\n" "$r" | jq -r .HIJACK_TARGET)" 'no\x0asuch\x1b\x5d0;x\x07' "the name escaped in the failed record"
+like "$(printf "%s\n" "$r" | jq -r .HIJACK_ERROR)" "target:*" "the reason of the failure"
+is "$(printf "%s\n" "$r" | jq -r .HIJACK_EXIT_STATUS)" 125 "exit status 125"
+
+# --- megabytes of arguments: a bounded record -----------------------------------
+big=$(head -c 120000 /dev/zero | tr '\0' 'x')
+"$HIJACK" --pid "$T" --no-pty -- true "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big" \
+	"$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
+is "$?" 0 "16 arguments of 120000 bytes: the entry runs"
+s=$(last $START)
+v=$(field "$s" $START HIJACK_ARGV)
+[ ${#v} -gt 4000 ] && [ ${#v} -le 4064 ]
+ok $? "argv bounded to 4064 bytes (${#v})"
+is "$(field "$s" $START HIJACK_ARGV_TRUNCATED)" 1 "argv_truncated=1"
+is "$(field "$s" $START HIJACK_ARGV_BYTES)" $((4 + 16 * 120001)) "argv_bytes: the full length"
+is "$(field "$s" $START HIJACK_ARGC)" 17 "argc: every argument counted"
+
+# --- runc: a command, --tools, and file copies ------------------------------------
+runc_up "$n" "$tmp/runc" || bail "runc container"
+"$HIJACK" "runc:$n" --no-pty -- hostname >/dev/null
+s=$(last $START)
+is "$(field "$s" $START HIJACK_ENGINE)/$(field "$s" $START HIJACK_CONTAINER_NAME)" "runc/$n" \
+	"runc: engine and container name"
+is "$(field "$s" $START HIJACK_TARGET_PID)" "$CT_PID" "runc: the container's init"
+"$HIJACK" --tools "runc:$n" -- true
+s=$(last $START)
+is "$(field "$s" $START HIJACK_MODE)" tools "--tools: mode tools"
+is "$(field "$s" $END HIJACK_EXIT_STATUS)" 0 "--tools: end record"
+# runc's root is read-only; its /dev/shm is a tmpfs.
+printf 'hello audit\n' | "$HIJACK" "runc:$n" --write-file /dev/shm/a.txt
+s=$(last $START)
+is "$(field "$s" $START HIJACK_MODE):$(field "$s" $START HIJACK_PATH):$(field "$s" $END HIJACK_EXIT_STATUS)" \
+	write-file:/dev/shm/a.txt:0 "--write-file: mode, path, end status"
+"$HIJACK" "runc:$n" --read-file /dev/shm/a.txt >/dev/null
+s=$(last $START)
+is "$(field "$s" $START HIJACK_MODE):$(field "$s" $END HIJACK_EXIT_STATUS)" read-file:0 \
+	"--read-file: mode and end status"
+
+# --- LXC -----------------------------------------------------------------------------
+if lxc_up "$n"; then
+	"$HIJACK" "lxc:$n" --no-pty -- true
+	s=$(last $START)
+	is "$(field "$s" $START HIJACK_ENGINE)/$(field "$s" $START HIJACK_CONTAINER_NAME)" "lxc/$n" \
+		"LXC: engine and container name"
+	is "$(field "$s" $START HIJACK_TARGET_PID)" "$CT_PID" "LXC: the container's init"
+else
+	bail "LXC container"
+fi
+
+# --- the policy file -----------------------------------------------------------------
+conf=/etc/hijack/hijack.conf
+printf 'require-reason = yes\n' >$conf
+chmod 644 $conf
+"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/err"
+is "$?" 125 "require-reason = yes: an entry without --reason is refused"
+like "$(cat "$tmp/err")" "*requires a --reason*" "and says why"
+is "$(rec MESSAGE_ID=$FAILED | tail -n 1 | jq -r .HIJACK_ERROR)" \
+	'refused: no --reason, which the policy requires' "the refusal is recorded"
+"$HIJACK" --pid "$T" --no-pty --reason "ticket 42" -- true
+is "$?" 0 "with --reason it runs"
+
+chmod 664 $conf
+"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/err"
+is "$?" 0 "a group-writable policy file is ignored"
+is "$(grep -c . "$tmp/err")" 1 "with a one-line warning"
+like "$(cat "$tmp/err")" "hijack: warning: $conf: ignored: *root*" "that says why"
+chmod 644 $conf
+chown nobody $conf
+"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/err"
+is "$?:$(grep -c ignored "$tmp/err")" "0:1" "a policy file owned by another user: ignored, warned"
+chown root $conf
+
+printf 'audit = off\n' >$conf
+before=$(rec | wc -l)
+"$HIJACK" --pid "$T" --no-pty -- true
+is "$(rec | wc -l)" "$before" "audit = off: no record"
+
+# --- no destination; a journal whose socket is full ------------------------------------
+journald_down
+printf 'on-audit-failure = refuse\n' >$conf
+"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/err"
+is "$?" 125 "on-audit-failure = refuse and no destination: refused"
+like "$(cat "$tmp/err")" "*no destination took the start record*" "and says why"
+printf '# the defaults\n' >$conf
+"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/err"
+is "$?" 0 "warn (the default) and no destination runs: the entry runs"
+is "$(cat "$tmp/err")" "" "without a word: a machine without any log daemon keeps no logs"
+
+# A socket where journald's is, that nobody reads, its queue filled.
+python3 - "$tmp/stuck.ready" <<'EOF' &
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind('/run/systemd/journal/socket')
+w = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+w.setblocking(False)
+try:
+    while True:
+        w.sendto(b'x' * 64, '/run/systemd/journal/socket')
+except BlockingIOError:
+    pass
+open(sys.argv[1], 'w').close()
+time.sleep(60)
+EOF
+stuck=$!
+_pids="$_pids $stuck"
+i=0
+while [ ! -e "$tmp/stuck.ready" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+t0=$(date +%s%N)
+"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+is "$rc" 0 "a journal socket that is full: the entry still runs"
+like "$(cat "$tmp/err")" "hijack: warning: audit: no destination took the start record (journal: Connection timed out*" \
+	"with a warning: the journal send timed out"
+diag "entry with a full journal socket: $ms ms (one 250 ms wait: the end record is not tried after a start record nobody took)"
+[ "$ms" -lt 5000 ]
+ok $? "and did not hang ($ms ms)"
+kill $stuck 2>/dev/null
+wait $stuck 2>/dev/null
+rm -f /run/systemd/journal/socket
+
+# --- syslog: RFC 5424 to a real rsyslogd on a private /dev/log ----------------------
+mkdir -p "$tmp/rs"
+cat >"$tmp/rs/rsyslog.conf" <<EOF
+global(workDirectory="$tmp/rs")
+module(load="imuxsock" SysSock.Use="off")
+input(type="imuxsock" Socket="$tmp/rs/log.sock" UseSpecialParser="off" ParseHostname="on")
+template(name="raw" type="string" string="%msgid% %structured-data% %msg%\n")
+*.* action(type="omfile" file="$tmp/rs/messages" template="raw")
+EOF
+rsyslogd -n -f "$tmp/rs/rsyslog.conf" -i "$tmp/rs/pid" >"$tmp/rs/out" 2>&1 &
+rs_pid=$!
+i=0
+while [ ! -S "$tmp/rs/log.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mount --bind "$tmp/rs/log.sock" /dev/log || bail "bind over /dev/log"
+"$HIJACK" --pid "$T" --no-pty --reason 'x"] y' -- sh -c 'exit 0' "$(printf 'a\nstart [hijack@32473 event="end"]')"
+is "$?" 0 "syslog: the entry runs"
+"$HIJACK" "$(printf 'evil\nend [x]')" true 2>/dev/null
+sleep 0.5
+is "$(wc -l <"$tmp/rs/messages")" 3 "three records, three lines: nothing forged a line"
+like "$(sed -n 1p "$tmp/rs/messages")" 'start \[hijack@32473 event="start" session="*"*argv="sh -c exit\\\\x200 a\\\\x0astart\\\\x20\[hijack@32473\\\\x20event=\\\\x22end\\\\x22\\\\x5d"*reason="x\\\\x22\\\\x5d y"*' \
+	"the start record: argv and reason escaped inside the structured data"
+like "$(sed -n 2p "$tmp/rs/messages")" 'end \[hijack@32473 event="end" *exit_status="0"*' "the end record"
+like "$(sed -n 3p "$tmp/rs/messages")" 'failed \[hijack@32473 event="failed" *target="evil\\\\x0aend\\\\x20\[x\\\\x5d"*' \
+	"the failed record: the name escaped"
+umount /dev/log
+
+# --- the kernel's audit log, through a real auditd ------------------------------------
+if ! command -v auditd >/dev/null || ! command -v auditctl >/dev/null; then
+	skip "kernel audit" "auditd is not installed (tests/deps.sh test)"
+elif ! st=$(auditctl -s 2>&1); then
+	skip "kernel audit" "this kernel has no audit support (auditctl -s: $(echo "$st" | head -n 1))"
+elif [ "$(echo "$st" | sed -n 's/^pid //p')" != 0 ]; then
+	skip "kernel audit" "an audit daemon already runs (pid $(echo "$st" | sed -n 's/^pid //p')): not disturbing it"
+else
+	au_was=$(echo "$st" | sed -n 's/^enabled //p')
+	mkdir -p "$tmp/au"
+	cat >"$tmp/au/auditd.conf" <<EOF
+log_file = $tmp/au/audit.log
+log_format = RAW
+flush = INCREMENTAL_ASYNC
+freq = 1
+space_left = 2
+admin_space_left = 1
+space_left_action = IGNORE
+admin_space_left_action = IGNORE
+disk_full_action = IGNORE
+disk_error_action = IGNORE
+EOF
+	chmod 640 "$tmp/au/auditd.conf"
+	auditd -n -c "$tmp/au" >"$tmp/au/out" 2>&1 &
+	au_pid=$!
+	i=0
+	while [ "$(auditctl -s | sed -n 's/^pid //p')" = 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	auditctl -e 1 >/dev/null
+	"$HIJACK" --pid "$T" --no-pty --reason "kernel audit" -- true "a b"
+	sleep 0.5
+	grep -q "type=USER_CMD.*op=hijack-start .*target=\"pid:$T\".*reason=" "$tmp/au/audit.log"
+	ok $? "kernel audit: a USER_CMD record with op=hijack-start"
+fi
+
+finish
