@@ -140,6 +140,7 @@ struct hj_pty {
 	int master;		/* hijack's end, once the command exec'd */
 	int in, out;		/* the caller's ends of the relay, or -EBADF */
 	int tty;		/* a caller's fd that is a terminal, or -EBADF */
+	int ptsdir;		/* --tools: the view's devpts, its ptmx used */
 	bool have_tio, have_ws, raw;
 	struct termios tio;	/* the caller's terminal settings, for the new one */
 	struct termios saved;	/* to restore after raw mode */
@@ -197,9 +198,10 @@ void hj_tools_caps(struct hijack_caps *c, const struct hj_tools_caps *tc);
 int hj_tools_confine(struct hijack_diag *d);
 /* tools-view.c */
 int hj_tools_view(const struct hijack_target *t, const char *dir,
-		  struct hijack_diag *d);
+		  int *ret_pts, struct hijack_diag *d);
 int hj_tools_child(const struct hijack_target *t, const char *dir,
-		   const char *cwd, bool cwd_given, struct hijack_diag *d);
+		   const char *cwd, bool cwd_given, int *ret_pts,
+		   struct hijack_diag *d);
 
 /*
  * files.c: a copy as hijack_file_copy_max() hands it to hj_spawn(), which

@@ -71,6 +71,7 @@ void hj_pty_init(struct hj_pty *pty)
 		.in = -EBADF,
 		.out = -EBADF,
 		.tty = -EBADF,
+		.ptsdir = -EBADF,
 	};
 }
 
@@ -137,34 +138,57 @@ static int recv_fd(int sock)
 }
 
 /* In the command's process, inside the target, with its credentials. */
+/*
+ * The multiplexer: the ptmx of the --tools view's own devpts, by its fd
+ * and checked to be of that instance; or /dev/ptmx as the command sees
+ * it, opened as is: the process already lives in the container's cgroups
+ * and namespaces, as the command's user, so whatever the container put at
+ * that path, opening it can do no more than the command could.
+ */
+static int open_master(const struct hj_pty *pty, struct hijack_diag *d)
+{
+	_cleanup_close_ int master = -EBADF;
+	struct stat st, pts;
+
+	if (pty->ptsdir >= 0) {
+		master = openat(pty->ptsdir, "ptmx", O_RDWR | O_NOCTTY |
+				O_NOFOLLOW | O_CLOEXEC);
+		if (master < 0 || fstat(master, &st) < 0 ||
+		    fstat(pty->ptsdir, &pts) < 0 || st.st_dev != pts.st_dev)
+			return hj_diag_set(d, HIJACK_STEP_PTY, master < 0 ? errno : EXDEV,
+					   "the ptmx of the view's own devpts");
+	} else {
+		master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		/* A /dev without ptmx may still have its devpts' own. */
+		if (master < 0 && errno == ENOENT)
+			master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		/*
+		 * Not a hint to pass the caller's terminal in: a container
+		 * that removed its ptmx may be waiting for exactly that.
+		 */
+		if (master < 0)
+			return hj_diag_set(d, HIJACK_STEP_PTY, errno,
+					   "/dev/ptmx in the target's root (--no-pty would hand it your own terminal, to read and type into)");
+		if (fstat(master, &st) < 0)
+			return hj_diag_set(d, HIJACK_STEP_PTY, errno, "/dev/ptmx");
+	}
+	if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != PTMX_MAJOR ||
+	    minor(st.st_rdev) != PTMX_MINOR)
+		return hj_diag_set(d, HIJACK_STEP_PTY, ENOTTY,
+				   "/dev/ptmx in the target's root is not the pseudo-terminal multiplexer");
+	return TAKE_FD(master);
+}
+
 int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d)
 {
 	_cleanup_close_ int master = -EBADF, slave = -EBADF;
-	struct stat st;
 	int unlock = 0, fd, r;
 
 	if (!pty->fds)
 		return 0;
-	/*
-	 * Opened as is: the process already lives in the container's cgroups
-	 * and namespaces, as the command's user, so whatever the container
-	 * put at this path, opening it can do no more than the command could.
-	 */
-	master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	/* A /dev without ptmx may still have its devpts' own. */
-	if (master < 0 && errno == ENOENT)
-		master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	/*
-	 * Not a hint to pass the caller's terminal in: a container that
-	 * removed its ptmx may be waiting for exactly that.
-	 */
+	master = open_master(pty, d);
 	if (master < 0)
-		return hj_diag_set(d, HIJACK_STEP_PTY, errno,
-				   "/dev/ptmx in the target's root (--no-pty would hand it your own terminal, to read and type into)");
-	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) ||
-	    major(st.st_rdev) != PTMX_MAJOR || minor(st.st_rdev) != PTMX_MINOR)
-		return hj_diag_set(d, HIJACK_STEP_PTY, ENOTTY,
-				   "/dev/ptmx in the target's root is not the pseudo-terminal multiplexer");
+		return master;
 	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
 		return hj_diag_set(d, HIJACK_STEP_PTY, errno, "unlock the pseudo-terminal");
 	/* By fd, not by name: the name is the container's to change (Linux 4.13). */

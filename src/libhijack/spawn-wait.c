@@ -39,13 +39,36 @@ static void end(pid_t child, pid_t cmd)
 		(void)kill(cmd, SIGKILL);
 }
 
-static int guard(int sfd, pid_t child, pid_t cmd, struct hijack_diag *d)
+static int never_execd(pid_t pid);
+
+/*
+ * The status pipe's EOF may still be unread when the command has exec'd:
+ * a command that exec'd and then stops, or is to be signalled, is the
+ * command's to handle, not a failure to start.  Its flags tell
+ * (never_execd()); a file copy never execs.
+ */
+static bool execd(pid_t child, bool copy)
+{
+	return !copy && never_execd(child) == 0;
+}
+
+static int guard(int sfd, pid_t child, pid_t cmd, bool copy,
+		 struct hijack_diag *d)
 {
 	struct signalfd_siginfo si;
 	siginfo_t info = { 0 };
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		/*
+		 * A copy hears them as a command would, and ends cleaning up
+		 * after itself (files.c): 128+N, as before its start.
+		 */
 		if (si.ssi_signo != SIGCHLD) {
+			if (copy || execd(cmd > 0 ? cmd : child, false)) {
+				(void)kill(cmd > 0 ? cmd : child,
+					   (int)si.ssi_signo);
+				continue;
+			}
 			end(child, cmd);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 					   "%s before the command started",
@@ -53,11 +76,14 @@ static int guard(int sfd, pid_t child, pid_t cmd, struct hijack_diag *d)
 		}
 		if (waitid(P_PID, (id_t)child, &info,
 			   WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
-		    info.si_pid == child && info.si_code == CLD_STOPPED) {
+		    info.si_pid == child && info.si_code == CLD_STOPPED &&
+		    !execd(child, copy)) {
 			end(child, cmd);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
-					   "the command's process was stopped (%s) before it started: a process of the target can signal it",
-					   strsignal(info.si_status));
+					   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
+					   copy ? "copy's" : "command's",
+					   strsignal(info.si_status),
+					   copy ? "ended" : "started");
 		}
 	}
 	return 0;
@@ -68,9 +94,11 @@ static int guard(int sfd, pid_t child, pid_t cmd, struct hijack_diag *d)
  * negative errno the failing process reported.  *ret_pid is updated from a
  * relay's message.  EOF without the command's last word (MSG_EXEC) means
  * its process died before the exec: -ECANCELED, and hj_died_before_exec()
- * says why.  With @child (> 0) the wait is guarded as above.
+ * says why.  With @child (> 0) the wait is guarded as above; @copy: it
+ * is a file copy under way (after MSG_STARTED), which never execs.
  */
-int hj_read_status(int fd, pid_t *ret_pid, pid_t child, struct hijack_diag *d)
+int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
+		   struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN } };
@@ -94,7 +122,7 @@ int hj_read_status(int fd, pid_t *ret_pid, pid_t child, struct hijack_diag *d)
 			if (poll(p, 2, -1) < 0 && errno != EINTR)
 				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
 			if (p[1].revents & POLLIN)
-				r = guard(sfd, child, *ret_pid, d);
+				r = guard(sfd, child, *ret_pid, copy, d);
 			if (!(p[0].revents & (POLLIN | POLLHUP)))
 				continue;
 		}

@@ -94,7 +94,8 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
 {
 	int r, status = 0;
 
-	r = hj_read_status(s->status_r, &cmd, cmd > 0 ? cmd : relay, d);
+	r = hj_read_status(s->status_r, &cmd, cmd > 0 ? cmd : relay, false,
+			   d);
 	if (relay > 0)
 		(void)hj_reap(relay, &status);
 	if (r == -ECANCELED && cmd > 0)
@@ -152,7 +153,8 @@ static _Noreturn void child_direct(struct spawn *s)
 	}
 	/* Host side still: build the view, then enter all but mnt. */
 	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
-				      s->p->wd_mode != HIJACK_DIR_TARGET, &d) < 0)
+				      s->p->wd_mode != HIJACK_DIR_TARGET,
+				      &s->pty->ptsdir, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	if (hj_child_enter_ns(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
@@ -281,6 +283,24 @@ static int start(struct spawn *s, int *ret_subreaper, struct hijack_diag *d)
 }
 
 /*
+ * A file copy is hijack's own code, not a command: until it ends it is
+ * guarded as a command's process is until its exec (a stop from the
+ * container, or the caller's Ctrl-C, ends it: 125), and what it said
+ * after MSG_STARTED, if it failed, is read to its EOF.  It never sends
+ * MSG_EXEC, so that EOF alone means it ended.  Left unreaped.
+ */
+static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
+{
+	int r = hj_read_status(s->status_r, &pid, pid, true, d);
+
+	if (r == -ECANCELED)
+		return 0;
+	if (r < 0)
+		(void)hj_reap(pid, NULL);
+	return r;
+}
+
+/*
  * Start the command and wait for it, with the signals meant for it blocked
  * in hijack from before the fork, so that none is lost, to its end.
  */
@@ -315,19 +335,12 @@ static int run(struct spawn *s, struct hijack_result *ret,
 		r = hj_pty_start(s->pty, d);
 		if (r < 0)
 			hj_kill_reap(cmd);
+		else if (s->file)
+			r = wait_copy(s, cmd, d);
 		else
 			r = hj_wait_forwarding(cmd, &set, s->pty, d);
 		if (r == 0)
 			r = hj_reap_command(s, cmd, &status, d);
-		/*
-		 * What the copy said after MSG_STARTED, if it failed; it never
-		 * sends MSG_EXEC, so its EOF alone means it ended.
-		 */
-		if (r == 0 && s->file) {
-			r = hj_read_status(s->status_r, &cmd, 0, d);
-			if (r == -ECANCELED)
-				r = 0;
-		}
 		if (r == 0 && ret) {
 			ret->status = status;
 			ret->pid = cmd;

@@ -155,6 +155,7 @@ struct view {
 	int etc[ARRAY_SIZE(host_etc)];
 	int ct[ARRAY_SIZE(ct_dirs)];		/* or -EBADF: a fallback */
 	int root;				/* the container's root */
+	int pts;				/* the view's devpts, or -EBADF */
 };
 
 static void view_free(struct view *v)
@@ -354,22 +355,21 @@ static int place_host(struct view *v, int top, struct hijack_diag *d)
 }
 
 /*
- * A devpts instance of the view's own on /dev/pts, so that the command's
- * terminal is one no process of the container can open: the container's
- * root could otherwise open the command's /dev/pts/N, read what the caller
- * types and write to the caller's screen.  /dev/ptmx, a device node or a
- * link to pts/ptmx, then leads to it, and so does pty.c's fallback.  The
- * container's /dev is not written to: without a pts directory there, its
- * ptys are not used (the command gets none, as without --tools).
+ * A devpts instance of the view's own, so that the command's terminal is
+ * one no process of the container can open: the container's root could
+ * otherwise open the command's /dev/pts/N, read what the caller types and
+ * write to the caller's screen.  It goes on /dev/pts when that is a
+ * directory (a symlink of the container's is not followed), else on
+ * /run/hijack/pts; the container's /dev is never written to.  pty.c opens
+ * its ptmx through the fd left in *ret_pts, not by a path that the
+ * container's /dev (its ptmx, a symlink) could lead elsewhere.
  */
-static int own_devpts(bool own_dev, struct hijack_diag *d)
+static int own_devpts(const char *at, int *ret_pts, struct hijack_diag *d)
 {
 	_cleanup_close_ int fs = -EBADF, mnt = -EBADF, pts = -EBADF;
 
-	if (own_dev && mkdir("dev/pts", 0755) < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "/dev/pts in the view");
 	/* No symlink the container put there is followed. */
-	pts = open("dev/pts", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	pts = open(at, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pts < 0)
 		return 0;
 	fs = (int)syscall(SYS_fsopen, "devpts", FSOPEN_CLOEXEC);
@@ -385,8 +385,20 @@ static int own_devpts(bool own_dev, struct hijack_diag *d)
 	    sys_move_mount(mnt, "", pts, "", MOVE_MOUNT_F_EMPTY_PATH |
 			   MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
-				   "a devpts of the view's own on /dev/pts");
+				   "a devpts of the view's own on /%s", at);
+	*ret_pts = TAKE_FD(mnt);
 	return 0;
+}
+
+/* Where /dev/pts could not take it: /run/hijack/pts, made in the view. */
+static int own_devpts_run(int *ret_pts, struct hijack_diag *d)
+{
+	if ((mkdir("run", 0755) < 0 && errno != EEXIST) ||
+	    (mkdir("run/hijack", 0755) < 0 && errno != EEXIST) ||
+	    mkdir("run/hijack/pts", 0755) < 0)
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
+				   "/run/hijack/pts in the view");
+	return own_devpts("run/hijack/pts", ret_pts, d);
 }
 
 /*
@@ -413,7 +425,9 @@ static int place_container(struct view *v, int top, struct hijack_diag *d)
 		  "subset=pid") < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
 				   "a /proc of the container's processes");
-	return own_devpts(v->ct[2] < 0, d);
+	if (v->ct[2] < 0 && mkdir("dev/pts", 0755) < 0)
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "/dev/pts in the view");
+	return own_devpts("dev/pts", &v->pts, d);
 }
 
 /*
@@ -548,6 +562,8 @@ static int build(const struct hijack_target *t, const char *dir,
 	if (r < 0)
 		return r;
 	r = make_dir(top, dir, d);
+	if (r == 0 && v->pts < 0)
+		r = own_devpts_run(&v->pts, d);
 	if (r < 0)
 		return r;
 	at = openat(top, dir + 1, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -562,12 +578,13 @@ static int build(const struct hijack_target *t, const char *dir,
 
 /*
  * Build the view and make it this process's root, with every mount of it
- * private; the caller then takes its working directory in it.
+ * private; the caller then takes its working directory in it.  *ret_pts
+ * is the view's devpts, for the command's terminal.
  */
 int hj_tools_view(const struct hijack_target *t, const char *dir,
-		  struct hijack_diag *d)
+		  int *ret_pts, struct hijack_diag *d)
 {
-	struct view v = { .root = -EBADF };
+	struct view v = { .root = -EBADF, .pts = -EBADF };
 	size_t i;
 	int r;
 
@@ -579,5 +596,8 @@ int hj_tools_view(const struct hijack_target *t, const char *dir,
 		v.ct[i] = -EBADF;
 	r = build(t, dir, &v, d);
 	view_free(&v);
+	if (r == 0)
+		*ret_pts = TAKE_FD(v.pts);
+	close_fdp(&v.pts);
 	return r;
 }

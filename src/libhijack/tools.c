@@ -131,7 +131,8 @@ int hj_tools_confine(struct hijack_diag *d)
 	return 0;
 }
 int hj_tools_child(const struct hijack_target *t, const char *dir,
-		   const char *cwd, bool cwd_given, struct hijack_diag *d)
+		   const char *cwd, bool cwd_given, int *ret_pts,
+		   struct hijack_diag *d)
 {
 	_cleanup_close_ int cwdfd = -EBADF, tree = -EBADF;
 	int r;
@@ -141,7 +142,7 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 	/* Until exec makes it so for good: see the top of this file. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "PR_SET_DUMPABLE");
-	r = hj_tools_view(t, dir, d);
+	r = hj_tools_view(t, dir, ret_pts, d);
 	if (r < 0)
 		return r;
 	tree = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 26
+plan 27
 
 for m in pidfd nsfd; do
 	start_target
@@ -173,6 +173,30 @@ is "$rc:$err" "125:hijack: wait: Interrupt before the command started: Interrupt
 	"SIGINT while the command's process is held: 125, and it says so"
 [ -e "$tmp/ran/interrupted" ]
 ok $((! $?)) "... and the command did not run"
+
+# A command that stops itself as soon as it runs has run: its stop is its
+# own (the status pipe's EOF may be read after the stop is seen), and
+# once continued its status comes back, never 125.
+start_target
+wrong=
+for i in 1 2 3 4 5 6 7 8; do
+	"$HIJACK" --pid "$TARGET" -- /bin/sh -c 'kill -STOP $$; exit 3' >"$tmp/err" 2>&1 &
+	hp=$!
+	sp=
+	_i=0
+	while [ $_i -lt 200 ]; do
+		sp=$(pgrep -f '^/bin/sh -c kill -STOP')
+		[ -n "$sp" ] && [ "$(ps -o stat= -p "$sp" | cut -c1)" = T ] && break
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill -CONT $sp 2>/dev/null
+	wait "$hp"
+	rc=$?
+	[ "$rc" = 3 ] || wrong="$wrong $rc:$(cat "$tmp/err")"
+done
+is "$wrong" "" "a command that stops itself at once: its status (3), 8 times out of 8"
+stop_target
 
 # The controls: once the exec has happened, the command's death is its own.
 # wait_ran NAME: until the command NAME has written its mark, 10 s at most.

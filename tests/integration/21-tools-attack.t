@@ -14,7 +14,7 @@ for tool in runc lxc-start busybox python3 cc git perl setpriv; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 31
+plan 32
 
 tmp=$(tmpdir)
 n=hj21-$$
@@ -199,6 +199,9 @@ tp=
 # --- the terminal: a devpts of the view's own, never the host's ------------------
 # With the container's devpts, its root would open the command's
 # /dev/pts/N, read what the caller types and write to the caller's screen.
+# The container leads its /dev/ptmx to its own devpts as the view shows it.
+inside sh -c 'rm -f /dev/ptmx && ln -s /run/hijack/root/dev/pts/ptmx /dev/ptmx' ||
+	bail "a /dev/ptmx symlink in the container"
 "$HIJACK" --tools --pty "runc:$n" -- sh -c 'stat -c "%d %t:%T" "$(tty)" >/run/hijack/root/ttyinfo; sleep 3' </dev/null >/dev/null &
 dbg=$!
 _i=0
@@ -227,6 +230,12 @@ for w in "--tools" ""; do
 	*) ok 1 "${w:-plain}: the container stops hijack's child: 125 at once, and it says so"; diag "got $rc: $(cat "$tmp/stop.out")" ;;
 	esac
 done
+# A file copy is hijack's own code, in the container's pid namespace as
+# long as it copies: stopped there, it ends (125), it does not hang.
+(sleep 2; echo new) | timeout 60 "$HIJACK" "runc:$n" --write-file=/etc/motd >"$tmp/stop.out" 2>&1
+rc=$?
+like "$rc:$(cat "$tmp/stop.out")" "125:hijack: wait: the copy's process was stopped (Stopped (signal)) before it ended*" \
+	"--write-file: the container stops the copy: 125 at once, and it says so"
 inside sh -c 'for d in /proc/[0-9]*; do case "$(cat $d/cmdline 2>/dev/null | tr "\0" " ")" in *"kill -STOP"*) kill ${d#/proc/} ;; esac; done' 2>/dev/null
 inside pkill -f "kill -STOP" 2>/dev/null
 

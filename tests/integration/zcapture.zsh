@@ -1,8 +1,9 @@
 # zcapture.zsh DIR OUT LINE...: what zsh offers after <TAB> on each LINE,
 # one line of sorted candidates each, with the completion functions of DIR
 # (07-completions.t, 13-engines.t).  With ZCAPTURE_BUFFER=1 in the
-# environment: the command line itself after the <TAB>, as zsh edited it,
-# with "<NL>" for each newline in it.
+# environment: the command line itself after the completion, as zsh edited
+# it, with "<NL>" for each newline in it; one widget completes and records
+# the line, so that no key typed after it can reach the line first.
 #
 # An interactive zsh on a pseudo-terminal
 # (zsh/zpty), whose compadd is wrapped to append every match it is given
@@ -16,20 +17,20 @@ wait_ready() {
 	integer n=0
 	until grep -qx ready $out; do
 		sleep 0.05
-		(( ++n > 400 )) && { print -u2 "zsh did not answer"; exit 3 }
+		(( ++n > 1200 )) && { print -u2 "zsh did not answer in 60 s"; exit 3 }
 	done
 }
 zpty z zsh -f -i
 zpty -w z "PS1=''; unsetopt autolist listambiguous beep; LISTMAX=1000000"
 zpty -w z "fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
 zpty -w z "compadd() { local -a h; if (( \${@[(I)-[OAD]*]} )); then builtin compadd \"\$@\"; return; fi; builtin compadd -A h \"\$@\"; print -rl -- \$h >>${(q)out}; builtin compadd \"\$@\"; }"
-zpty -w z "zcapture-buffer() { print -r -- \"BUFFER:\${BUFFER//\$'\\n'/<NL>}\" >>${(q)out} }; zle -N zcapture-buffer; bindkey '^B' zcapture-buffer"
+zpty -w z "zcapture-buffer() { zle complete-word; print -r -- \"BUFFER:\${BUFFER//\$'\\n'/<NL>}\" >>${(q)out} }; zle -N zcapture-buffer; bindkey '^B' zcapture-buffer"
 zpty -w z "print ready >>${(q)out}"
 for line in "$@"; do
 	wait_ready
 	: >$out
 	if [[ -n $ZCAPTURE_BUFFER ]]; then
-		zpty -n -w z "$line"$'\t'$'\C-b'$'\C-u'"print ready >>${(q)out}"$'\n'
+		zpty -n -w z "$line"$'\C-b'$'\C-u'"print ready >>${(q)out}"$'\n'
 		wait_ready
 		print -r -- "$(sed -n 's/^BUFFER://p' $out)"
 		continue
