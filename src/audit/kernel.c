@@ -114,6 +114,13 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 			       -errno;
 	q.fd = fd;
 	r = audit_with_timeout(ask_status, &q, AUDIT_SEND_TIMEOUT_MS);
+	/*
+	 * A caller without CAP_AUDIT_CONTROL may not ask, nor without
+	 * CAP_AUDIT_WRITE write: for it, as for a kernel without a daemon,
+	 * there is no audit log to write to, which is no failure to warn of.
+	 */
+	if (r == -EPERM || r == -EACCES)
+		r = -ENOENT;
 	if (r < 0 || !q.running) {
 		audit_close(fd);
 		return r < 0 ? r : -ENOENT;
@@ -129,5 +136,5 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 				       (event == AUDIT_END && !e->error[0]) };
 	r = audit_with_timeout(do_send, &s, AUDIT_SEND_TIMEOUT_MS);
 	audit_close(fd);
-	return r;
+	return r == -EPERM || r == -EACCES ? -ENOENT : r;
 }

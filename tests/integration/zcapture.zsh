@@ -13,9 +13,16 @@ zmodload zsh/zpty || exit 2
 dir=$1 out=$2
 shift 2
 : >$out
+# What zsh echoes is read and dropped as it comes: a pseudo-terminal whose
+# output nobody reads fills, and zsh then blocks on its next write.
+drain() {
+	local junk
+	while zpty -r -t z junk 2>/dev/null; do :; done
+}
 wait_ready() {
 	integer n=0
 	until grep -qx ready $out; do
+		drain
 		sleep 0.05
 		(( ++n > 1200 )) && { print -u2 "zsh did not answer in 60 s"; exit 3 }
 	done
