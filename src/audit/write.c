@@ -12,45 +12,41 @@
 
 #include "audit.h"
 
-static void why(char *buf, size_t len, const char *dest, int err)
-{
-	size_t n = strlen(buf);
+/* What the destinations tried so far did with a record. */
+struct outcome {
+	unsigned int took;	/* AUDIT_DEST_* that took it */
+	bool none;		/* none of them runs */
+	char reasons[256];	/* why each that runs did not take it */
+};
 
-	if (n < len)
-		(void)snprintf(buf + n, len - n, "%s%s: %s", n ? "; " : "", dest,
-			       err == -ENOENT ? "not running" : strerror(-err));
+/* Note what one destination did (@r from its send); return @r. */
+static int note(int r, unsigned int dest, const char *name, struct outcome *o)
+{
+	size_t n = strlen(o->reasons);
+
+	o->none &= r == -ENOENT;
+	if (r == 0)
+		o->took |= dest;
+	else if (n < sizeof(o->reasons))
+		(void)snprintf(o->reasons + n, sizeof(o->reasons) - n,
+			       "%s%s: %s", n ? "; " : "", name,
+			       r == -ENOENT ? "not running" : strerror(-r));
+	return r;
 }
 
 unsigned int audit_write(const struct audit_entry *e, enum audit_event event,
 			 char *reterr_why, size_t whylen, bool *ret_none_runs)
 {
-	unsigned int took = 0;
-	char reasons[256] = "";
-	bool none = true;
-	int r;
+	struct outcome o = { .none = true };
 
-	r = audit_journal_send(e, event);
-	none &= r == -ENOENT;
-	if (r == 0) {
-		took |= AUDIT_DEST_JOURNAL;
-	} else {
-		why(reasons, sizeof(reasons), "journal", r);
-		r = audit_syslog_send(e, event);
-		none &= r == -ENOENT;
-		if (r == 0)
-			took |= AUDIT_DEST_SYSLOG;
-		else
-			why(reasons, sizeof(reasons), "syslog", r);
-	}
-	r = audit_kernel_send(e, event);
-	none &= r == -ENOENT;
-	if (r == 0)
-		took |= AUDIT_DEST_KERNEL;
-	else
-		why(reasons, sizeof(reasons), "audit", r);
-	if (!took && reterr_why && whylen)
-		(void)snprintf(reterr_why, whylen, "%s", reasons);
+	if (note(audit_journal_send(e, event), AUDIT_DEST_JOURNAL, "journal",
+		 &o) != 0)
+		(void)note(audit_syslog_send(e, event), AUDIT_DEST_SYSLOG,
+			   "syslog", &o);
+	(void)note(audit_kernel_send(e, event), AUDIT_DEST_KERNEL, "audit", &o);
+	if (!o.took && reterr_why && whylen)
+		(void)snprintf(reterr_why, whylen, "%s", o.reasons);
 	if (ret_none_runs)
-		*ret_none_runs = none && !took;
-	return took;
+		*ret_none_runs = o.none && !o.took;
+	return o.took;
 }

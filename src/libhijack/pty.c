@@ -137,7 +137,6 @@ static int recv_fd(int sock)
 	return fd;
 }
 
-/* In the command's process, inside the target, with its credentials. */
 /*
  * The multiplexer: the ptmx of the --tools view's own devpts, by its fd
  * and checked to be of that instance; or /dev/ptmx as the command sees
@@ -179,6 +178,7 @@ static int open_master(const struct hj_pty *pty, struct hijack_diag *d)
 	return TAKE_FD(master);
 }
 
+/* In the command's process, inside the target, with its credentials. */
 int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d)
 {
 	_cleanup_close_ int master = -EBADF, slave = -EBADF;

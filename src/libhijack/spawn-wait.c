@@ -26,9 +26,10 @@
  * container's that never answers), with the caller's Ctrl-C blocked for
  * forwarding.  So until the exec, a stop of @child, or SIGINT, SIGTERM,
  * SIGHUP or SIGQUIT for hijack, ends @child (SIGKILL), and the command
- * too when a relay already reported it (@cmd), and the entry (125).
- * Return the negative errno of the diagnostic when so, 0 when nothing
- * happened.
+ * too when a relay already reported it (@cmd), and the entry (125).  A
+ * process that has exec'd, or a file copy (@copy), gets those signals
+ * instead, and only a copy's stop ends it.  Return the negative errno of
+ * the diagnostic when the entry ends so, 0 when nothing happened.
  */
 static const int guard_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
 

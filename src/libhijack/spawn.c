@@ -285,7 +285,8 @@ static int start(struct spawn *s, int *ret_subreaper, struct hijack_diag *d)
 /*
  * A file copy is hijack's own code, not a command: until it ends it is
  * guarded as a command's process is until its exec (a stop from the
- * container, or the caller's Ctrl-C, ends it: 125), and what it said
+ * container ends it: 125), the caller's SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT reach it (it cleans up and ends with 128+N), and what it said
  * after MSG_STARTED, if it failed, is read to its EOF.  It never sends
  * MSG_EXEC, so that EOF alone means it ended.  Left unreaped.
  */

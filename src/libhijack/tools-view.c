@@ -97,7 +97,7 @@ static int write_accounts(int etc, const char *name, struct hijack_diag *d)
 {
 	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int fd = -EBADF;
-	char *line, *save = NULL, *copy, *id;
+	char *line, *save = NULL, *id;
 	unsigned long n;
 	int r;
 
@@ -111,13 +111,9 @@ static int write_accounts(int etc, const char *name, struct hijack_diag *d)
 				   "%s in the view", name);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		copy = strdup(line);
-		if (!copy)
-			return hj_diag_set(d, HIJACK_STEP_ROOT, ENOMEM, "%s", name);
-		id = strchr(copy, ':');
+		id = strchr(line, ':');
 		id = id ? strchr(id + 1, ':') : NULL;
 		n = id ? strtoul(id + 1, NULL, 10) : ULONG_MAX;
-		free(copy);
 		if ((n <= SYSTEM_ID_MAX || n == 65534) &&
 		    (write(fd, line, strlen(line)) < 0 || write(fd, "\n", 1) < 0))
 			return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
@@ -172,7 +168,6 @@ static void view_free(struct view *v)
 		close_fdp(&v->ct[i]);
 	close_fdp(&v->root);
 }
-
 
 /* Clone the host's /usr, /lib, ... and /etc entries, or note symlinks. */
 static int collect_host(struct view *v, struct hijack_diag *d)
@@ -371,7 +366,8 @@ static int own_devpts(const char *at, int *ret_pts, struct hijack_diag *d)
 	/* No symlink the container put there is followed. */
 	pts = open(at, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pts < 0)
-		return 0;
+		return hj_diag_set(d, HIJACK_STEP_ROOT, errno,
+				   "/%s in the view", at);
 	fs = (int)syscall(SYS_fsopen, "devpts", FSOPEN_CLOEXEC);
 	if (fs < 0 ||
 	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "ptmxmode", "0666", 0) < 0 ||
@@ -409,6 +405,7 @@ static int own_devpts_run(int *ret_pts, struct hijack_diag *d)
  */
 static int place_container(struct view *v, int top, struct hijack_diag *d)
 {
+	struct stat st;
 	size_t i;
 	int r;
 
@@ -427,56 +424,53 @@ static int place_container(struct view *v, int top, struct hijack_diag *d)
 				   "a /proc of the container's processes");
 	if (v->ct[2] < 0 && mkdir("dev/pts", 0755) < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "/dev/pts in the view");
+	/* Not a directory of the container's: /run/hijack/pts, later. */
+	if (fstatat(AT_FDCWD, "dev/pts", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
 	return own_devpts("dev/pts", &v->pts, d);
 }
 
 /*
- * Make @dir (absolute) on the view's own tmpfs, a component at a time:
- * it may not lead into a mount of the view (the host's /usr, the
- * container's /proc, ...), nor be the root.
+ * Make @dir (absolute) in the view, a component at a time.  Its first
+ * component must be new: not the root, nor a directory of the view's own,
+ * even one on its tmpfs (the container's root over /etc would make its
+ * ld.so.preload the loader's, over /bin its programs the host's), nor one
+ * of its mounts.  What follows is then on the view's tmpfs.
  */
 static int make_dir(int top, const char *dir, struct hijack_diag *d)
 {
 	_cleanup_free_ char *copy = strdup(dir);
 	_cleanup_close_ int cur = -EBADF;
 	char *name, *save = NULL;
-	struct stat top_st, st;
+	bool first = true;
 	int next;
 
 	if (!copy)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, ENOMEM, "%s", dir);
 	cur = fcntl(top, F_DUPFD_CLOEXEC, 3);
-	if (cur < 0 || fstat(top, &top_st) < 0)
+	if (cur < 0)
 		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "%s", dir);
 	name = strtok_r(copy, "/", &save);
 	if (!name)
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "--tools directory '%s': not the root", dir);
-	/*
-	 * Nor in a directory of the view's own, even one on its tmpfs: the
-	 * container's root over /etc would make its ld.so.preload the
-	 * loader's, over /bin its programs the host's.
-	 */
-	if (faccessat(top, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "--tools directory '%s': /%s is the view's own",
-				   dir, name);
-	for (; name; name = strtok_r(NULL, "/", &save)) {
+	for (; name; name = strtok_r(NULL, "/", &save), first = false) {
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 					   "--tools directory '%s': no . or ..",
 					   dir);
-		if (mkdirat(cur, name, 0755) < 0 && errno != EEXIST)
-			return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "%s", dir);
+		if (mkdirat(cur, name, 0755) < 0 &&
+		    (errno != EEXIST || first))
+			return errno == EEXIST ?
+			       hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+					   "--tools directory '%s': /%s is the view's own",
+					   dir, name) :
+			       hj_diag_set(d, HIJACK_STEP_ROOT, errno, "%s", dir);
 		next = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
 			      O_CLOEXEC);
-		if (next < 0 || fstat(next, &st) < 0 || st.st_dev != top_st.st_dev) {
-			if (next >= 0)
-				(void)close(next);
-			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-					   "--tools directory '%s': inside one of the view's own mounts (/usr, /etc, /proc, /sys, /dev, /tmp, ...)",
-					   dir);
-		}
+		if (next < 0)
+			return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "%s", dir);
 		(void)close(cur);
 		cur = next;
 	}
@@ -574,7 +568,6 @@ static int build(const struct hijack_target *t, const char *dir,
 				   "mount pid %d's root on %s", (int)t->pid, dir);
 	return enter_view(top, d);
 }
-
 
 /*
  * Build the view and make it this process's root, with every mount of it

@@ -130,6 +130,7 @@ int hj_tools_confine(struct hijack_diag *d)
 				   "--tools: RLIMIT_CORE 0");
 	return 0;
 }
+
 int hj_tools_child(const struct hijack_target *t, const char *dir,
 		   const char *cwd, bool cwd_given, int *ret_pts,
 		   struct hijack_diag *d)
