@@ -271,33 +271,21 @@ line=$(PATH="$tmp/stub:$PATH" comp plain "hijack hq7")
 is "$line" "" "bash: a name with an escaped control character is not offered"
 
 if [ -z "$why" ]; then
-	# Once more if zsh did not answer: a loaded machine can lose it.
-	zhostile() {
-		PATH="$tmp/stub:$PATH" ZCAPTURE_BUFFER=1 zsh -f "$TESTDIR/zcapture.zsh" \
-			"$(dirname "$zshfile")" "$tmp/zcapture.out" \
-			'hijack hq1' 'hijack hq2' 'hijack hq3' 'hijack hq4' 'hijack hq5' \
-			'hijack hq6' 'hijack lxc:hq3' 'hijack hq7' 2>&1
-	}
-	zb=$(zhostile) || zb=$(zhostile)
+	# zcapture.zsh gives each line a zsh of its own (zsh 5.9 died of a
+	# corrupted heap over a series of these completions): every line
+	# must come back, completed.
+	zb=$(PATH="$tmp/stub:$PATH" ZCAPTURE_BUFFER=1 zsh -f "$TESTDIR/zcapture.zsh" \
+		"$(dirname "$zshfile")" "$tmp/zcapture.out" \
+		'hijack hq1' 'hijack hq2' 'hijack hq3' 'hijack hq4' 'hijack hq5' \
+		'hijack hq6' 'hijack lxc:hq3' 'hijack hq7' 2>&1)
 	{ cat "$tmp/stub/names"; echo 'lxc:hq3$(touch P3)'; } >"$tmp/znames"
-	# An empty line is zsh's harness not answering on a loaded machine
-	# (the line is never empty when zsh completed it): a skip, said so.
 	i=0
 	while IFS= read -r name; do
 		i=$((i + 1))
-		zl=$(echo "$zb" | sed -n "${i}p")
-		case $zl in
-		"" | *"did not answer"*)
-			skip "zsh: a name with shell syntax (case $i)" "zsh did not answer on its pseudo-terminal" ;;
-		*) ran zsh "$zl" "$name" \
-			"zsh: a name with shell syntax (case $i) goes in quoted, one word, running nothing" ;;
-		esac
+		ran zsh "$(echo "$zb" | sed -n "${i}p")" "$name" \
+			"zsh: a name with shell syntax (case $i) goes in quoted, one word, running nothing"
 	done <"$tmp/znames"
-	case $(echo "$zb" | sed -n 8p) in
-	"" | *"did not answer"*)
-		skip "zsh: a name with an escaped control character" "zsh did not answer on its pseudo-terminal" ;;
-	*) is "$(echo "$zb" | sed -n 8p)" "hijack hq7" "zsh: a name with an escaped control character is not offered" ;;
-	esac
+	is "$(echo "$zb" | sed -n 8p)" "hijack hq7" "zsh: a name with an escaped control character is not offered"
 else
 	i=0
 	while [ $i -lt 8 ]; do
