@@ -570,10 +570,11 @@ const char *hijack_step_name(enum hijack_step step);
 /**
  * hijack_syscall_nr() - the hijack(2) number, if the running kernel has it.
  *
- * The number (__NR_hijack of the kernel patch) is used only after probing
- * it with invalid arguments that hijack(2) answers with EINVAL, EBADF and
- * E2BIG in turn, calls that cannot act on anything whatever system call a
- * kernel gives that number to (see hijack(2)).
+ * The number (__NR_hijack of the kernel patch, 500 where it is wired up)
+ * is used only after probing it with invalid arguments that hijack(2)
+ * answers with EBADF, EINVAL and E2BIG in turn, calls that cannot act on
+ * anything whatever system call a kernel gives that number to (see
+ * hijack(2)).
  *
  * Return: the number, or -ENOSYS when the kernel has no hijack(2).
  */

@@ -163,7 +163,7 @@ void hj_pty_resize(struct hj_pty *pty);
 void hj_pty_finish(struct hj_pty *pty);
 
 /*
- * syscall.c.  HIJACK_TAKE_* are hijack(2)'s (hijack-abi.h); HJ_SYSCALL_NS
+ * syscall.c.  HIJACK_* are hijack(2)'s (hijack-abi.h); HJ_SYSCALL_NS
  * is ours: the plan takes namespaces, whose CLONE_NEW* mask
  * hj_syscall_ns_mask() gives.  hj_syscall_flags() decides the flags for
  * hijack_plan_build(), which keeps them in the plan's syscall_flags: every
@@ -173,7 +173,7 @@ void hj_pty_finish(struct hj_pty *pty);
 
 int hj_syscall_flags(const struct hijack_plan *plan);
 unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan);
-long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd);
+long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd, int cgroupfd);
 
 /* spawn.c: what hj_spawn() does beside running argv as hijack_run() does */
 struct hj_spawn_how {

@@ -380,7 +380,7 @@ void hj_child_cgroups(struct spawn *s)
 
 	if (!s->cgfds)
 		return;		/* nothing to join */
-	/* clone3() already put us into the v2 one. */
+	/* clone3() or hijack(2) already put us into the v2 one. */
 	for (i = 0; s->cg_joined_v2 && i < s->p->ncgroups; i++)
 		if (!*s->p->cgroups[i].controllers)
 			close_fdp(&s->cgfds[i]);

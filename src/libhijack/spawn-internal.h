@@ -50,9 +50,9 @@ struct spawn {
 	int relay_pidfd;	/* the intermediate, as the command sees it */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
 	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
-	bool cg_joined_v2;	/* born there by clone3() */
+	bool cg_joined_v2;	/* born there by clone3() or hijack(2) */
 	int lsmfd;
-	unsigned int kernel_took;	/* HIJACK_TAKE_* done by hijack(2) */
+	unsigned int kernel_took;	/* HIJACK_* done by hijack(2) */
 	struct hj_pty *pty;
 	sigset_t oldmask;
 };

@@ -60,16 +60,18 @@ static int open_dirs(struct spawn *s, struct hijack_diag *d)
 	return 0;
 }
 
-/* Before fork, on the host: what the child writes to join cgroups. */
+/*
+ * Before fork, on the host: what the child writes to join cgroups, and the
+ * v2 directory it may be born in instead, by clone3() or by hijack(2)
+ * with HIJACK_INTO_CGROUP (the version 1 hierarchies are always the
+ * child's to join).
+ */
 static int open_cgroups(struct spawn *s, struct hijack_diag *d)
 {
 	const struct hijack_plan *p = s->p;
 	size_t i;
 
 	if (p->cgroup_mode != HIJACK_FROM_TARGET || !p->ncgroups)
-		return 0;
-	if (p->method == HIJACK_METHOD_SYSCALL &&
-	    (p->syscall_flags & HIJACK_TAKE_CGROUP))
 		return 0;
 	s->cgfds = malloc(p->ncgroups * sizeof(int));
 	if (!s->cgfds)

@@ -121,7 +121,9 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 	long pid;
 
 	s->kernel_took = flags;
-	pid = hj_syscall_hijack(s->p, s->t->pidfd);
+	pid = hj_syscall_hijack(s->p, s->t->pidfd, s->cg2fd);
+	if (pid < 0 && errno == EBUSY && (flags & HIJACK_INTO_CGROUP))
+		return fork_failed(s, errno, d);	/* as clone3() says it */
 	if (pid < 0)
 		return hj_diag_set(d, HIJACK_STEP_SYSCALL, errno,
 				   "hijack(2) of pid %d, flags %#x",
@@ -132,8 +134,9 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 			close_fdp(&s->rootfd);
 			close_fdp(&s->cwdfd);
 		}
-		if (!(flags & HIJACK_TAKE_CGROUP))
-			hj_child_cgroups(s);
+		/* Born in the v2 cgroup; the v1 hierarchies are ours to join. */
+		s->cg_joined_v2 = flags & HIJACK_INTO_CGROUP;
+		hj_child_cgroups(s);
 		hj_child_exec(s);
 	}
 	close_fdp(&s->status_w);

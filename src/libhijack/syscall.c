@@ -4,15 +4,16 @@
  * safely.
  *
  * The patch is not upstream, so its number is reserved nowhere but in the
- * patch: other kernels may answer ENOSYS for it, or give it to another
- * system call (Linux 6.13 gave 463 to setxattrat()).  The number is
- * __NR_hijack from the kernel headers when they have it, else the one the
- * patch's tables give this architecture; and it is used only after probing
- * it with calls that cannot do anything on any kernel (see
- * hijack_syscall_nr()).
+ * patch.  It is 500: past every number mainline had given out when it was
+ * chosen (they were in the 460s), with room for the calls still to come,
+ * so that no kernel we know of runs another system call for it.  No
+ * kernel promised that: mainline may get there one day, another patched
+ * kernel may have taken it, and other kernels answer ENOSYS.  So the
+ * number (__NR_hijack from the kernel headers when they have it, else the
+ * patch's) is still used only after probing it with calls that cannot do
+ * anything on any kernel (see hijack_syscall_nr()).
  */
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -23,23 +24,27 @@
 #include "internal.h"
 
 /* Every argument register set: syscall() would pass stale ones otherwise. */
-static long raw_hijack(const void *args, size_t size)
+static long raw_hijack(int pidfd, unsigned int ns_mask, unsigned int flags,
+		       const void *args, size_t size)
 {
-	return syscall(__NR_hijack, args, size, 0L, 0L, 0L, 0L);
+	return syscall(__NR_hijack, (long)pidfd, (unsigned long)ns_mask,
+		       (unsigned long)flags, args, size, 0L);
 }
 
 /*
- * The probe.  Each call passes a pointer to our own scratch buffer (or NULL)
- * and a size, every other register zero, and none names a file, a process or
- * a resource of ours: whatever system call owns the number, it can only fail
- * or act on that buffer.  hijack(2) answers three invalid calls in its own
- * way, and the next call is made only if the previous one answered as
- * hijack(2) does:
- *   (NULL, 0)                 EINVAL: shorter than the first version
- *   (args, 40) target INT_MAX EBADF:  no such pidfd (nothing else wrong)
- *   (args, 48) tail byte set  E2BIG:  a field this kernel does not know
- * setxattrat(), 463 since Linux 6.13, answers EINVAL to the second call
- * (its size argument, the third register, is 0), so the probe stops there.
+ * The probe.  No call names a process or a file (the pidfd is -1, no
+ * descriptor), and the only memory passed is our own scratch buffer:
+ * whatever system call a kernel gives the number to, it can only fail or
+ * act on that buffer.
+ * hijack(2) checks its arguments in a fixed order, so three invalid calls
+ * each get an answer of their own, and the next call is made only if the
+ * previous one answered as hijack(2) does:
+ *   (-1, 0, 0, NULL, 0)          EBADF:  nothing wrong but the pidfd
+ *   (-1, 0, 1 << 31, NULL, 0)    EINVAL: an unknown flag, checked before
+ *                                        the pidfd is looked at
+ *   (-1, 0, 0, buf, 32), byte 24 E2BIG:  a field this kernel does not
+ *                                        know, checked first of all
+ * ENOSYS, or any other answer, is a kernel without hijack(2).
  */
 HIJACK_EXPORT long hijack_syscall_nr(void)
 {
@@ -48,18 +53,22 @@ HIJACK_EXPORT long hijack_syscall_nr(void)
 		uint64_t tail;
 	} buf;
 
-	errno = 0;
-	if (raw_hijack(NULL, 0) != -1 || errno != EINVAL)
+	/* An architecture the patch does not wire up. */
+	if (__NR_hijack < 0)
 		return -ENOSYS;
 
-	memset(&buf, 0, sizeof(buf));
-	buf.args.target = INT_MAX;
-	if (raw_hijack(&buf.args, sizeof(buf.args)) != -1 || errno != EBADF)
+	errno = 0;
+	if (raw_hijack(-1, 0, 0, NULL, 0) != -1 || errno != EBADF)
+		return -ENOSYS;
+
+	errno = 0;
+	if (raw_hijack(-1, 0, 0x80000000u, NULL, 0) != -1 || errno != EINVAL)
 		return -ENOSYS;
 
 	memset(&buf, 0, sizeof(buf));
 	buf.tail = 1;
-	if (raw_hijack(&buf, sizeof(buf)) != -1 || errno != E2BIG)
+	errno = 0;
+	if (raw_hijack(-1, 0, 0, &buf, sizeof(buf)) != -1 || errno != E2BIG)
 		return -ENOSYS;
 	return __NR_hijack;
 }
@@ -82,10 +91,13 @@ static bool same_ns(const struct hijack_plan *plan, enum hijack_ns t)
 }
 
 /*
- * The CLONE_NEW* mask of the namespaces @plan enters.  The kernel gives
- * the target's root only with its mount namespace: when that is ours,
- * entering it changes nothing but the root and cwd, which the target's
- * then replace.
+ * The CLONE_NEW* mask of the namespaces @plan enters.  The plan's mask
+ * never holds a namespace the caller is in already (plan_namespaces()):
+ * hijack(2), as setns(2), refuses the caller's own user namespace with
+ * EINVAL.  The one exception is made here, and is one the kernel accepts:
+ * it gives the target's root only with its mount namespace, and when that
+ * is ours, entering it changes nothing but the root and cwd, which the
+ * target's then replace.
  */
 unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan)
 {
@@ -98,13 +110,31 @@ unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan)
 }
 
 /*
+ * A v2 cgroup of the target's to join, which hijack(2) can start the
+ * child in (HIJACK_INTO_CGROUP).  The version 1 hierarchies the kernel
+ * leaves alone: the child joins those itself, as with the other methods.
+ */
+static bool joins_v2(const struct hijack_plan *plan)
+{
+	size_t i;
+
+	if (plan->cgroup_mode != HIJACK_FROM_TARGET)
+		return false;
+	for (i = 0; i < plan->ncgroups; i++)
+		if (plan->cgroups[i].join && !*plan->cgroups[i].controllers)
+			return true;
+	return false;
+}
+
+/*
  * The flags that carry out @plan's kernel part with one call, or
  * -EOPNOTSUPP when the call cannot: the kernel gives the target's root and
  * cwd only with its mount namespace, and the mount namespace only with the
  * root of that namespace or the target's.  Credentials are taken whole
  * (ids, capabilities, securebits, LSM label) only when the plan wants
  * exactly the target's; otherwise the child sets them itself, as with the
- * other methods.
+ * other methods.  The cgroup v2 is the one hj_cgroup_open() opens, passed
+ * as clone3()'s CLONE_INTO_CGROUP would pass it.
  */
 int hj_syscall_flags(const struct hijack_plan *plan)
 {
@@ -121,8 +151,8 @@ int hj_syscall_flags(const struct hijack_plan *plan)
 		/* The caller's root would point into another mount table. */
 		return -EOPNOTSUPP;
 	}
-	if (plan->cgroup_mode == HIJACK_FROM_TARGET)
-		flags |= HIJACK_TAKE_CGROUP;
+	if (joins_v2(plan))
+		flags |= HIJACK_INTO_CGROUP;
 	if (plan->creds_mode == HIJACK_FROM_TARGET &&
 	    plan->caps_mode == HIJACK_FROM_TARGET &&
 	    plan->lsm_mode == HIJACK_FROM_TARGET &&
@@ -137,14 +167,13 @@ int hj_syscall_flags(const struct hijack_plan *plan)
 /*
  * hijack(2) for @plan on the target @pidfd: like fork(), the child's pid in
  * the caller, 0 in the child, -1 with errno on failure.  The flags are the
- * plan's (hijack_plan_build() decided them with hj_syscall_flags()).
+ * plan's (hijack_plan_build() decided them with hj_syscall_flags());
+ * @cgroupfd is the target's cgroup v2 directory for HIJACK_INTO_CGROUP.
  */
-long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd)
+long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd, int cgroupfd)
 {
+	unsigned int flags = plan->syscall_flags & ~HJ_SYSCALL_NS;
 	struct hj_hijack_args args = {
-		.target = (uint64_t)pidfd,
-		.ns_mask = hj_syscall_ns_mask(plan),
-		.flags = plan->syscall_flags & ~HJ_SYSCALL_NS,
 		.exit_signal = SIGCHLD,
 	};
 
@@ -153,9 +182,18 @@ long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd)
 		return -1;
 	}
 	/* Only the number hijack_syscall_nr() probed. */
-	if (plan->syscall_nr != __NR_hijack) {
+	if (plan->syscall_nr <= 0 || plan->syscall_nr != __NR_hijack) {
 		errno = ENOSYS;
 		return -1;
 	}
-	return syscall(__NR_hijack, &args, sizeof(args), 0L, 0L, 0L, 0L);
+	if (flags & HIJACK_INTO_CGROUP) {
+		if (cgroupfd < 0) {
+			errno = EBADF;
+			return -1;
+		}
+		args.cgroup = (uint64_t)cgroupfd;
+	}
+	return syscall(__NR_hijack, (long)pidfd,
+		       (unsigned long)hj_syscall_ns_mask(plan),
+		       (unsigned long)flags, &args, sizeof(args), 0L);
 }

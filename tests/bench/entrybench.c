@@ -7,7 +7,7 @@
  *   exec PROG          fork + execve: no entry at all, the floor
  *   cmd ARGV...        fork + execve of a whole tool (hijack, nsenter)
  *   syscall PID PROG   hijack(2): one call creates the child inside PID's
- *                      namespaces, root, cwd, cgroups and credentials
+ *                      namespaces, root, cwd, cgroup v2 and credentials
  *   setns PID PROG     the same by hand, as a tool without hijack(2) must:
  *                      fork, join PID's cgroup, setns(pidfd) into every
  *                      namespace that differs, fork again (the pid and time
@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -48,6 +49,9 @@
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -75,6 +79,7 @@ struct entry {
 	int pidfd;		/* the target, for syscall and setns */
 	unsigned long ns_mask;	/* the target's namespaces that are not ours */
 	int cgroup_procs;	/* the target's v2 cgroup.procs, for setns */
+	int cgroup_dir;		/* its directory, for syscall */
 };
 
 extern char **environ;
@@ -108,12 +113,13 @@ static void one_fork(const struct entry *e)
 static void one_syscall(const struct entry *e)
 {
 	struct hj_hijack_args args = {
-		.flags = HIJACK_TAKE_FS | HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED,
-		.target = (uint64_t)e->pidfd,
-		.ns_mask = e->ns_mask,
 		.exit_signal = SIGCHLD,
+		.cgroup = (uint64_t)e->cgroup_dir,
 	};
-	long pid = syscall(__NR_hijack, &args, sizeof(args), 0L, 0L, 0L, 0L);
+	unsigned int flags = HIJACK_TAKE_FS | HIJACK_INTO_CGROUP |
+			     HIJACK_TAKE_CRED;
+	long pid = syscall(__NR_hijack, (long)e->pidfd, e->ns_mask,
+			   (unsigned long)flags, &args, sizeof(args), 0L);
 
 	if (pid < 0)
 		die(EXIT_FAILURE, "hijack(2): %m (is this the patched kernel?)");
@@ -193,10 +199,11 @@ static unsigned long differing_namespaces(pid_t pid)
 	return mask;
 }
 
-/* The target's cgroup.procs on the v2 hierarchy at /sys/fs/cgroup. */
-static int open_cgroup_procs(pid_t pid)
+/* The target's cgroup directory on the v2 hierarchy at /sys/fs/cgroup. */
+static int open_cgroup_dir(pid_t pid)
 {
 	char path[4096 + 64], line[4096];
+	struct statfs sfs;
 	FILE *f;
 	int fd = -1;
 
@@ -208,10 +215,13 @@ static int open_cgroup_procs(pid_t pid)
 		if (strncmp(line, "0::/", 4))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", line + 3);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s", line + 3);
+		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			die(EXIT_FAILURE, "%s: %m", path);
+		/* A host with v1 hierarchies there has a tmpfs instead. */
+		if (fstatfs(fd, &sfs) < 0 || sfs.f_type != CGROUP2_SUPER_MAGIC)
+			die(EXIT_FAILURE, "%s: not on cgroup2", path);
 		break;
 	}
 	fclose(f);
@@ -258,9 +268,14 @@ static void pick_mode(struct entry *e, int argc, char **argv)
 		if (e->pidfd < 0)
 			die(EXIT_FAILURE, "pidfd_open %d: %m", (int)pid);
 		e->ns_mask = differing_namespaces(pid);
+		e->cgroup_dir = open_cgroup_dir(pid);
 		if (!strcmp(e->mode, "setns")) {
 			e->one = one_setns;
-			e->cgroup_procs = open_cgroup_procs(pid);
+			e->cgroup_procs = openat(e->cgroup_dir, "cgroup.procs",
+						 O_WRONLY | O_CLOEXEC);
+			if (e->cgroup_procs < 0)
+				die(EXIT_FAILURE, "cgroup.procs of pid %d: %m",
+				    (int)pid);
 		} else {
 			e->one = one_syscall;
 		}
@@ -280,7 +295,7 @@ int main(int argc, char **argv)
 	};
 	static double ns_per_op[MAX_SAMPLES];
 	unsigned long samples = 7, min_ms = 200;
-	struct entry e = { .pidfd = -1, .cgroup_procs = -1 };
+	struct entry e = { .pidfd = -1, .cgroup_procs = -1, .cgroup_dir = -1 };
 	uint64_t iters = 1;
 	int c;
 

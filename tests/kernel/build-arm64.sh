@@ -69,8 +69,8 @@ else
 	ls -l "$out/arch/arm64/boot/Image"
 fi
 # The generated tables must carry the call, native and compat.
-grep -q '__NR_hijack 463' "$out/arch/arm64/include/generated/uapi/asm/unistd_64.h" ||
-	die "no __NR_hijack 463 in the generated arm64 unistd_64.h"
-grep -q '__NR_compat32_hijack 463' "$out/arch/arm64/include/generated/asm/unistd_compat_32.h" ||
-	die "no __NR_compat32_hijack 463 in the generated arm64 unistd_compat_32.h"
+grep -q '__NR_hijack 500' "$out/arch/arm64/include/generated/uapi/asm/unistd_64.h" ||
+	die "no __NR_hijack 500 in the generated arm64 unistd_64.h"
+grep -q '__NR_compat32_hijack 500' "$out/arch/arm64/include/generated/asm/unistd_compat_32.h" ||
+	die "no __NR_compat32_hijack 500 in the generated arm64 unistd_compat_32.h"
 log "arm64 $($objs && echo objects || echo Image) built in $(( $(date +%s) - start )) s"

@@ -106,8 +106,12 @@ START_TEST(default_enters_what_differs)
 		ck_assert_int_eq(p.ns[i].enter,
 				 !!(p.ns_mask & HIJACK_NS_BIT(i)));
 	}
-	/* The user namespace is shared, so never entered. */
+	/*
+	 * The user namespace is shared, so never entered: nor asked of
+	 * hijack(2), which refuses one's own with EINVAL, as setns(2) does.
+	 */
 	ck_assert(!p.ns[HIJACK_NS_USER].enter);
+	ck_assert_uint_eq(hj_syscall_ns_mask(&p) & CLONE_NEWUSER, 0);
 	ck_assert_int_eq(p.method, HIJACK_METHOD_PIDFD);
 	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_NSFD);
 	ck_assert_str_eq(p.root, "/");

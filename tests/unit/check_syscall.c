@@ -11,7 +11,16 @@
 #include "internal.h"
 #include "testlib.h"
 
-/* Every namespace type differs from the caller's; all modes "target". */
+/* A v1 hierarchy and the v2 one, both to join. */
+static struct hijack_cgroup both_versions[] = {
+	{ .controllers = (char *)"memory", .path = (char *)"/web", .join = true },
+	{ .controllers = (char *)"", .path = (char *)"/web", .join = true },
+};
+
+/*
+ * Every namespace type differs from the caller's, both cgroups too; all
+ * modes "target".
+ */
 static void all_differ(struct hijack_plan *p)
 {
 	int i;
@@ -23,6 +32,8 @@ static void all_differ(struct hijack_plan *p)
 		p->ns[i].self_ino = 200 + i;
 	}
 	p->ns_mask = HIJACK_NS_ALL;
+	p->cgroups = both_versions;
+	p->ncgroups = ARRAY_SIZE(both_versions);
 }
 
 START_TEST(whole_target)
@@ -31,7 +42,7 @@ START_TEST(whole_target)
 
 	all_differ(&p);
 	ck_assert_int_eq(hj_syscall_flags(&p), HJ_SYSCALL_NS | HIJACK_TAKE_FS |
-			 HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED);
+			 HIJACK_INTO_CGROUP | HIJACK_TAKE_CRED);
 	ck_assert_uint_eq(hj_syscall_ns_mask(&p),
 			  CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
 			  CLONE_NEWPID | CLONE_NEWUSER | CLONE_NEWCGROUP |
@@ -61,7 +72,7 @@ START_TEST(root_needs_mount_namespace)
 	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
 	p.ns_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
 	ck_assert_int_eq(hj_syscall_flags(&p), HJ_SYSCALL_NS |
-			 HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED);
+			 HIJACK_INTO_CGROUP | HIJACK_TAKE_CRED);
 }
 END_TEST
 
@@ -73,9 +84,24 @@ START_TEST(parts)
 	all_differ(&p);
 	p.root_mode = HIJACK_DIR_KEEP;
 	p.ns_mask = 0;
-	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CGROUP | HIJACK_TAKE_CRED);
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_INTO_CGROUP | HIJACK_TAKE_CRED);
 	p.cgroup_mode = HIJACK_KEEP;
 	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CRED);
+	/*
+	 * The kernel starts the child only in a v2 cgroup: the v1 hierarchies
+	 * it joins itself, so they alone make no flag.
+	 */
+	p.cgroup_mode = HIJACK_FROM_TARGET;
+	both_versions[1].join = false;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CRED);
+	both_versions[1].join = true;
+	p.ncgroups = 1;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CRED);
+	p.ncgroups = 0;
+	ck_assert_int_eq(hj_syscall_flags(&p), HIJACK_TAKE_CRED);
+	p.creds.uid = 1;
+	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
+	p.creds.uid = 0;
 	/* Credentials only when they are exactly the target's. */
 	p.caps.amb = 1;
 	ck_assert_int_eq(hj_syscall_flags(&p), -EOPNOTSUPP);
