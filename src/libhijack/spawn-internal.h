@@ -92,7 +92,7 @@ _Noreturn void hj_child_exec(struct spawn *s);
 
 /* spawn-wait.c: hijack's side once the command's process exists */
 int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
-		   struct hijack_diag *d);
+		   bool file, struct hijack_diag *d);
 int hj_reap(pid_t pid, int *ret_status);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);

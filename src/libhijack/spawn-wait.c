@@ -53,7 +53,7 @@ static bool execd(pid_t child, bool copy)
 	return !copy && never_execd(child) == 0;
 }
 
-static int guard(int sfd, pid_t child, pid_t cmd, bool copy,
+static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 		 struct hijack_diag *d)
 {
 	struct signalfd_siginfo si;
@@ -72,8 +72,9 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy,
 			}
 			end(child, cmd);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
-					   "%s before the command started",
-					   strsignal((int)si.ssi_signo));
+					   "%s before the %s started",
+					   strsignal((int)si.ssi_signo),
+					   file ? "copy" : "command");
 		}
 		if (waitid(P_PID, (id_t)child, &info,
 			   WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
@@ -82,7 +83,7 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy,
 			end(child, cmd);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 					   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
-					   copy ? "copy's" : "command's",
+					   file ? "copy's" : "command's",
 					   strsignal(info.si_status),
 					   copy ? "ended" : "started");
 		}
@@ -96,10 +97,11 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy,
  * relay's message.  EOF without the command's last word (MSG_EXEC) means
  * its process died before the exec: -ECANCELED, and hj_died_before_exec()
  * says why.  With @child (> 0) the wait is guarded as above; @copy: it
- * is a file copy under way (after MSG_STARTED), which never execs.
+ * is a file copy under way (after MSG_STARTED), which never execs; @file:
+ * the process is a file copy's, started or not, and is named so.
  */
 int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
-		   struct hijack_diag *d)
+		   bool file, struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN } };
@@ -123,7 +125,7 @@ int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
 			if (poll(p, 2, -1) < 0 && errno != EINTR)
 				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
 			if (p[1].revents & POLLIN)
-				r = guard(sfd, child, *ret_pid, copy, d);
+				r = guard(sfd, child, *ret_pid, copy, file, d);
 			if (!(p[0].revents & (POLLIN | POLLHUP)))
 				continue;
 		}

@@ -95,7 +95,7 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
 	int r, status = 0;
 
 	r = hj_read_status(s->status_r, &cmd, cmd > 0 ? cmd : relay, false,
-			   d);
+			   s->file != NULL, d);
 	if (relay > 0)
 		(void)hj_reap(relay, &status);
 	if (r == -ECANCELED && cmd > 0)
@@ -295,7 +295,7 @@ static int start(struct spawn *s, int *ret_subreaper, struct hijack_diag *d)
  */
 static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 {
-	int r = hj_read_status(s->status_r, &pid, pid, true, d);
+	int r = hj_read_status(s->status_r, &pid, pid, true, true, d);
 
 	if (r == -ECANCELED)
 		return 0;
