@@ -350,10 +350,20 @@ int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
 		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGCHLD)
 				continue;
-			if (pty->fds && si.ssi_signo == SIGWINCH)
+			if (pty->fds && si.ssi_signo == SIGWINCH) {
 				hj_pty_resize(pty);
-			else
-				(void)kill(pid, (int)si.ssi_signo);
+				continue;
+			}
+			(void)kill(pid, (int)si.ssi_signo);
+			/*
+			 * A stopped command would hold a SIGTERM, SIGINT,
+			 * SIGHUP or SIGQUIT until someone continued it, and
+			 * hijack would wait for ever: continue it, as a
+			 * shell does for a stopped job it kills.
+			 */
+			if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT ||
+			    si.ssi_signo == SIGHUP || si.ssi_signo == SIGQUIT)
+				(void)kill(pid, SIGCONT);
 		}
 	}
 	/* Consume what arrived too late to forward, so it does not hit us. */
