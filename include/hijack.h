@@ -657,6 +657,54 @@ int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 	       struct hijack_diag *reterr_diag);
 
 /**
+ * enum hijack_relay_dir - which way relayed terminal bytes went.
+ * @HIJACK_RELAY_OUTPUT: from the command's terminal to the caller's.
+ * @HIJACK_RELAY_INPUT: from the caller's input to the command's terminal.
+ */
+enum hijack_relay_dir {
+	HIJACK_RELAY_OUTPUT,
+	HIJACK_RELAY_INPUT,
+};
+
+/**
+ * struct hijack_relay_tap - a copy of what the terminal relay moves, for a
+ *	session recording.
+ * @struct_size: sizeof(struct hijack_relay_tap) as the caller was compiled.
+ * @fn: called with each chunk (at most 4096 bytes) the relay has read, in
+ *	the order read, before the chunk is written on.  The relay waits for
+ *	it: it must return quickly, whatever it does with the bytes.
+ * @userdata: passed to @fn.
+ *
+ * Only bytes that go through the relay are seen: with no pseudo-terminal
+ * (the plan's @pty_fds is 0) @fn is never called.  The end-of-file
+ * character the relay sends when a non-terminal input ends is not shown:
+ * nobody typed it.
+ */
+struct hijack_relay_tap {
+	size_t struct_size;
+	void (*fn)(void *userdata, enum hijack_relay_dir dir, const void *buf,
+		   size_t len);
+	void *userdata;
+};
+
+/**
+ * hijack_run_tap() - hijack_run(), showing @tap what the relay moves.
+ * @t: the target of the plan.
+ * @plan: from hijack_plan_build().
+ * @argv: the command.
+ * @tap: the copy of the relayed bytes; NULL: as hijack_run().
+ * @ret: how the command ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * Return: as hijack_run(); -EINVAL (step HIJACK_STEP_OPTIONS) for a @tap
+ * whose @struct_size is too small or whose @fn is NULL.
+ */
+int hijack_run_tap(const struct hijack_target *t,
+		   const struct hijack_plan *plan, char *const argv[],
+		   const struct hijack_relay_tap *tap, struct hijack_result *ret,
+		   struct hijack_diag *reterr_diag);
+
+/**
  * HIJACK_TOOLS_DIR - where hijack_run_tools() mounts the container's root
  *	by default.
  */
@@ -709,6 +757,25 @@ int hijack_run_tools(const struct hijack_target *t,
 		     const struct hijack_plan *plan, const char *dir,
 		     char *const argv[], struct hijack_result *ret,
 		     struct hijack_diag *reterr_diag);
+
+/**
+ * hijack_run_tools_tap() - hijack_run_tools(), showing @tap what the relay
+ *	moves.
+ * @t: the target of the plan.
+ * @plan: as for hijack_run_tools().
+ * @dir: as for hijack_run_tools().
+ * @argv: the command.
+ * @tap: as for hijack_run_tap().
+ * @ret: how the command ended; written when 0 is returned.
+ * @reterr_diag: optional, filled on failure.
+ *
+ * Return: as hijack_run_tools() and hijack_run_tap().
+ */
+int hijack_run_tools_tap(const struct hijack_target *t,
+			 const struct hijack_plan *plan, const char *dir,
+			 char *const argv[], const struct hijack_relay_tap *tap,
+			 struct hijack_result *ret,
+			 struct hijack_diag *reterr_diag);
 
 /**
  * enum hijack_file_op - which way hijack_file_copy() copies.

@@ -16,7 +16,8 @@ test="busybox-static lxc runc util-linux procps python3 bash bash-completion
 	keyutils strace iproute2 gdb tcpdump git gcc libc6-dev
 	parallel openssh-server openssh-client"
 kernel="linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
-	xz-utils cpio python3-ply patch rsync gcc-aarch64-linux-gnu"
+	xz-utils cpio python3-ply patch rsync gcc-aarch64-linux-gnu
+	checkpolicy apparmor"
 fuzz="clang libclang-rt-14-dev"
 fresh="debootstrap git"
 # --- packaging (tests/pkg/) ---
@@ -40,7 +41,13 @@ test="$test ansible-core ansible openssh-client openssh-server"
 # (systemd), rsyslog and auditd that 22-audit.t starts itself, and jq to
 # read the journal's JSON.
 build="$build libsystemd-dev libaudit-dev"
+# libcrypto (SHA-256) for the size and hash of a file copy's end record.
+build="$build libssl-dev"
 test="$test systemd rsyslog auditd jq"
+# Session recordings (24-record.t): the real player replays them, and
+# setpriv and script (util-linux, above) play the other user and the
+# terminal it wants.
+test="$test asciinema"
 # --- end audit ---
 # A fourth group, pkg: what building the Debian packages, linting them and
 # running their autopkgtests needs (tests/pkg/ci.sh).

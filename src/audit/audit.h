@@ -43,27 +43,55 @@
 
 /* ------------------------------------------------------------------ policy */
 
+/* Where recordings go unless the policy says record-dir. */
+#define RECORDING_DIR_DEFAULT "/var/log/hijack/sessions"
+
+/* When sessions are recorded (record = ...). */
+enum audit_record {
+	AUDIT_RECORD_NEVER,	/* only on --record */
+	AUDIT_RECORD_ALWAYS,
+	AUDIT_RECORD_MATCHING,	/* targets matching @record_patterns */
+};
+
+#define AUDIT_PATTERNS_MAX 1024
+
 /**
  * struct audit_policy - /etc/hijack/hijack.conf, or its defaults.
  * @audit: write records at all (audit = on).
  * @require_reason: an entry without --reason is refused.
  * @fail_closed: an entry whose start record no destination accepted is
  *	refused (on-audit-failure = refuse); else it goes on with a warning.
- * @recording: recording = on was asked: reserved for session recording,
- *	not yet supported (the CLI warns and records nothing more).
+ * @record: which sessions are recorded whether or not --record is given.
+ * @record_patterns: with AUDIT_RECORD_MATCHING, the words of the value:
+ *	ENGINE:GLOB or GLOB (a container name, fnmatch(3)), space-separated.
+ * @record_input: what the caller types is recorded too (record-input).
+ * @record_dir: where recordings go (record-dir).
  */
 struct audit_policy {
 	bool audit;
 	bool require_reason;
 	bool fail_closed;
-	bool recording;
+	enum audit_record record;
+	char record_patterns[AUDIT_PATTERNS_MAX];
+	bool record_input;
+	char record_dir[256];
 };
 
 #define AUDIT_POLICY_DEFAULT                                    \
 	{                                                       \
 		.audit = true, .require_reason = false,         \
-		.fail_closed = false, .recording = false,       \
+		.fail_closed = false,                           \
+		.record = AUDIT_RECORD_NEVER,                   \
+		.record_input = false,                          \
+		.record_dir = RECORDING_DIR_DEFAULT,            \
 	}
+
+/*
+ * Does the policy record an entry into a container of @engine named
+ * @name (both as the engine reported them, not as the caller typed)?
+ */
+bool audit_policy_records(const struct audit_policy *p, const char *engine,
+			  const char *name);
 
 /* One problem found in the policy file, for the CLI's one-line warning. */
 typedef void (*audit_warn_fn)(void *userdata, const char *msg);
@@ -139,14 +167,15 @@ struct audit_entry {
 	size_t argv_bytes;	/* the arguments' length before escaping */
 	bool argv_truncated;
 	char path[AUDIT_TEXT_MAX];	/* --read-file, --write-file */
-	/*
-	 * Not filled yet (the copy runs in libhijack's child, which writes
-	 * the caller's fd itself): the place for the size and SHA-256 of
-	 * what a copy moved.  Recorded when set.
-	 */
+	/* What a copy moved, counted and hashed by hijack (file-copy.c). */
 	long long file_bytes;	/* -1: unknown */
 	char file_sha256[65];	/* "": unknown */
 	char setenv_names[AUDIT_TEXT_MAX];	/* names only: values may be secret */
+	/* the session's recording, "" for none; how it ended (end record) */
+	char recording[AUDIT_TEXT_MAX];
+	char recording_end[64];
+	unsigned long long recording_dropped;
+	bool recording_marker_missing;
 	char reason[AUDIT_REASON_MAX];
 	/* how it ended */
 	int exit_status;
@@ -241,5 +270,85 @@ int audit_with_timeout(int (*fn)(void *arg), void *arg, unsigned int ms);
 
 /* The time left until @deadline_mono (CLOCK_MONOTONIC µs), in ms, >= 0. */
 unsigned long long audit_now_mono(void);
+
+/* -------------------------------------------------------------- recording */
+
+/*
+ * The relay copies each chunk into a ring of RECORDING_RING bytes that a
+ * writer thread empties to disk: a burst of this size never waits.  When
+ * the ring is full, the relay waits for room RECORDING_STALL_MS at most;
+ * then the recording ends ("stalled") and the session goes on.  At the
+ * end hijack waits RECORDING_CLOSE_MS at most for the writer to finish.
+ */
+#define RECORDING_RING (4u << 20)
+#define RECORDING_STALL_MS 500
+#define RECORDING_CLOSE_MS 2000
+
+/* How a recording ended (the end record's recording_end). */
+enum recording_end {
+	RECORDING_END_COMPLETE,	/* everything relayed is in the file */
+	RECORDING_END_DISK_FULL,	/* ENOSPC or EDQUOT */
+	RECORDING_END_WRITE_ERROR,	/* any other failed write */
+	RECORDING_END_STALLED,	/* the disk did not keep up within the bounds */
+	RECORDING_END_NO_TERMINAL,	/* nothing was relayed to record */
+};
+
+const char *recording_end_name(enum recording_end end);
+
+/* What the header says, and what is recorded. */
+struct recording_info {
+	const char *dir;	/* as the policy names it, for the path */
+	const char *session;	/* the records' session id: the file's name */
+	const char *target;	/* escaped */
+	const char *term;	/* $TERM of the caller, for the player */
+	unsigned int width, height;
+	unsigned long long timestamp;	/* Unix time of the start */
+	bool input;		/* record input as well */
+	bool relayed;		/* a terminal is relayed: else only a marker */
+};
+
+struct recording_result {
+	enum recording_end end;
+	int err;			/* the errno that ended it, if any */
+	unsigned long long dropped;	/* relayed bytes not recorded */
+	unsigned long long bytes;	/* size of the file */
+	bool marker_written;		/* the line saying why it ended */
+};
+
+struct recording;
+
+/*
+ * Make @dir (0700, root's) if it is missing and open it, refusing a
+ * symlink, a directory not owned by root, or one writable by group or
+ * others.  Returns the directory's fd, or a negative errno with a
+ * one-line reason in @reterr_why.
+ */
+int recording_dir_check(const char *dir, char *reterr_why, size_t whylen);
+
+/*
+ * Create SESSION.cast in @dirfd (O_EXCL, O_NOFOLLOW, 0600) and write its
+ * header; with !@info->relayed, also the line that says nothing else
+ * will be.  0 or a negative errno, with a reason in @reterr_why.
+ */
+int recording_open(struct recording **ret, int dirfd,
+		   const struct recording_info *info, char *reterr_why,
+		   size_t whylen);
+
+const char *recording_path(const struct recording *r);
+
+/*
+ * Valid UTF-8 @in as the inside of a JSON string into @out (6 * @len
+ * bytes of room), with every control character escaped; returns the
+ * length written.
+ */
+size_t recording_json_escape(const char *in, size_t len, char *out);
+
+/* A struct hijack_relay_tap's fn: @userdata is the struct recording. */
+void recording_tap(void *userdata, enum hijack_relay_dir dir, const void *buf,
+		   size_t len);
+
+/* Finish the file (bounded, RECORDING_CLOSE_MS) and free @r. */
+enum recording_end recording_close(struct recording *r,
+				   struct recording_result *ret);
 
 #endif /* HIJACK_AUDIT_H */

@@ -8,7 +8,9 @@
  *   audit = on | off
  *   require-reason = yes | no
  *   on-audit-failure = warn | refuse
- *   recording = off      (reserved for session recording: not yet supported)
+ *   record = never | always | PATTERN...   (ENGINE:GLOB or GLOB, a name)
+ *   record-input = no | yes
+ *   record-dir = /var/log/hijack/sessions
  *
  * Whoever can write this file can switch auditing off, so it is believed
  * only when root owns it and its directory and neither is writable by
@@ -19,6 +21,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,6 +73,57 @@ static int parse_bool(const char *v, const char *yes, const char *no, bool *ret)
 	return -EINVAL;
 }
 
+static int parse_record(const char *v, struct audit_policy *p)
+{
+	if (!*v || strlen(v) >= sizeof(p->record_patterns))
+		return -EINVAL;
+	if (strcmp(v, "never") == 0) {
+		p->record = AUDIT_RECORD_NEVER;
+	} else if (strcmp(v, "always") == 0) {
+		p->record = AUDIT_RECORD_ALWAYS;
+	} else {
+		p->record = AUDIT_RECORD_MATCHING;
+		(void)snprintf(p->record_patterns, sizeof(p->record_patterns),
+			       "%s", v);
+	}
+	return 0;
+}
+
+/*
+ * Absolute, and no ".." that could climb out of a checked parent: the
+ * directory itself is checked when a recording is made (recording.c).
+ */
+static int parse_dir(const char *v, struct audit_policy *p)
+{
+	if (v[0] != '/' || strstr(v, "/..") || strlen(v) >= sizeof(p->record_dir))
+		return -EINVAL;
+	(void)snprintf(p->record_dir, sizeof(p->record_dir), "%s", v);
+	return 0;
+}
+
+bool audit_policy_records(const struct audit_policy *p, const char *engine,
+			  const char *name)
+{
+	char words[AUDIT_PATTERNS_MAX], *save = NULL, *w, *colon;
+
+	if (p->record != AUDIT_RECORD_MATCHING)
+		return p->record == AUDIT_RECORD_ALWAYS;
+	(void)snprintf(words, sizeof(words), "%s", p->record_patterns);
+	for (w = strtok_r(words, " \t,", &save); w;
+	     w = strtok_r(NULL, " \t,", &save)) {
+		colon = strchr(w, ':');
+		if (colon) {
+			*colon = '\0';
+			if (fnmatch(w, engine, 0) == 0 &&
+			    fnmatch(colon + 1, name, 0) == 0)
+				return true;
+		} else if (fnmatch(w, name, 0) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -106,8 +160,12 @@ static void parse_line(char *line, unsigned int n, const char *path,
 		r = parse_bool(val, "yes", "no", &p->require_reason);
 	else if (strcmp(key, "on-audit-failure") == 0)
 		r = parse_bool(val, "refuse", "warn", &p->fail_closed);
-	else if (strcmp(key, "recording") == 0)
-		r = parse_bool(val, "on", "off", &p->recording);
+	else if (strcmp(key, "record") == 0)
+		r = parse_record(val, p);
+	else if (strcmp(key, "record-input") == 0)
+		r = parse_bool(val, "yes", "no", &p->record_input);
+	else if (strcmp(key, "record-dir") == 0)
+		r = parse_dir(val, p);
 	else {
 		warnf(warn, ud, "%s:%u: unknown key, ignored: %s", path, n,
 		      quote(key, q, sizeof(q)));

@@ -320,8 +320,16 @@ size_t audit_fields(const struct audit_entry *e, enum audit_event event,
 		ADD("setenv_names", e->setenv_names);
 	if (e->reason[0])
 		ADD("reason", e->reason);
+	if (e->recording[0])
+		ADD("recording", e->recording);
 	if (event == AUDIT_START)
 		return n;
+	if (e->recording_end[0])
+		ADD("recording_end", e->recording_end);
+	if (e->recording_dropped)
+		ADDU("recording_dropped_bytes", e->recording_dropped);
+	if (e->recording_marker_missing)
+		ADD("recording_marker", "missing");
 	ADDU("exit_status", e->exit_status);
 	ADDU("duration_usec", e->duration_usec);
 	if (e->error[0])

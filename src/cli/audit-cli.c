@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "audit-cli.h"
 
@@ -38,9 +41,6 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a)
 
 	*au = (struct cli_audit){ .policy = AUDIT_POLICY_DEFAULT };
 	(void)audit_policy_load(HIJACK_POLICY_FILE, &au->policy, warn_line, NULL);
-	if (au->policy.recording)
-		fprintf(stderr, "hijack: warning: %s: recording = on is not yet supported: nothing is recorded beyond the start and end records\n",
-			HIJACK_POLICY_FILE);
 	au->on = au->policy.audit;
 	if (au->on)
 		audit_journal_prepare();
@@ -77,6 +77,84 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a)
 	}
 }
 
+/* An entry that cannot be recorded as the policy or --record asks: 125. */
+static _Noreturn void refuse_unrecorded(struct cli_audit *au, const char *why)
+{
+	char error[AUDIT_TEXT_MAX];
+
+	fprintf(stderr, "hijack: record: %s\n", why);
+	(void)snprintf(error, sizeof(error), "recording: %s", why);
+	audit_entry_finish(&au->entry, EXIT_HIJACK_FAILED, error);
+	if (au->on)
+		(void)audit_write(&au->entry, AUDIT_FAILED, NULL, 0, NULL);
+	exit(EXIT_HIJACK_FAILED);
+}
+
+/*
+ * The recording, made by hijack outside the container: nothing the
+ * container controls names the directory or the file.  Decided on what
+ * the engine reported (engine and name), not on what the caller typed,
+ * so that an id or an id prefix does not slip past "record = web*".  An
+ * entry by --pid names no container: it is engine "pid" with no name,
+ * which only "pid:*" (or "always") records; hijack(1) says so.
+ */
+static void start_recording(struct cli_audit *au, const struct cli_args *a,
+			    const struct hijack_plan *plan,
+			    const struct hijack_container *ct)
+{
+	struct audit_entry *e = &au->entry;
+	struct recording_info info = {
+		.dir = au->policy.record_dir,
+		.session = e->session,
+		.target = e->target,
+		.width = 80,
+		.height = 24,
+		.timestamp = e->start_usec / 1000000,
+		.input = au->policy.record_input,
+		.relayed = plan->pty_fds != 0,
+	};
+	char why[512] = "", term[64];
+	struct winsize ws;
+	int dirfd, fd, r;
+
+	if (a->copy || !(a->record || audit_policy_records(&au->policy,
+							   ct ? ct->engine : "pid",
+							   ct ? ct->name : "")))
+		return;
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col) {
+			info.width = ws.ws_col;
+			info.height = ws.ws_row;
+			break;
+		}
+	(void)audit_escape(getenv("TERM") ? getenv("TERM") : "", false, term,
+			   sizeof(term));
+	info.term = term;
+	dirfd = recording_dir_check(au->policy.record_dir, why, sizeof(why));
+	if (dirfd < 0)
+		refuse_unrecorded(au, why);
+	r = recording_open(&au->rec, dirfd, &info, why, sizeof(why));
+	(void)close(dirfd);
+	if (r < 0)
+		refuse_unrecorded(au, why);
+	(void)audit_escape(recording_path(au->rec), false, e->recording,
+			   sizeof(e->recording));
+	au->tap = (struct hijack_relay_tap){
+		.struct_size = sizeof(au->tap),
+		.fn = recording_tap,
+		.userdata = au->rec,
+	};
+	/* Never silent: --record asked for what cannot be had. */
+	if (!info.relayed && a->record)
+		fprintf(stderr, "hijack: warning: record: no terminal is relayed (--no-pty, or none of fds 0-2 is a terminal): %s says so and records nothing else\n",
+			e->recording);
+}
+
+const struct hijack_relay_tap *cli_audit_tap(const struct cli_audit *au)
+{
+	return au->rec ? &au->tap : NULL;
+}
+
 void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 		     const struct hijack_plan *plan,
 		     const struct hijack_target *t,
@@ -86,6 +164,7 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 	char why[256] = "";
 	bool none_runs;
 
+	start_recording(au, a, plan, ct);
 	if (!au->on)
 		return;
 	audit_entry_set_plan(e, plan, hijack_target_pidfd(t));
@@ -116,11 +195,38 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 	au->on = false;
 }
 
+/* The recording's end, into the end record; said on stderr when early. */
+static void end_recording(struct cli_audit *au)
+{
+	struct audit_entry *e = &au->entry;
+	struct recording_result res;
+
+	if (!au->rec)
+		return;
+	(void)recording_close(au->rec, &res);
+	au->rec = NULL;
+	if (res.err)
+		(void)snprintf(e->recording_end, sizeof(e->recording_end),
+			       "%s: %s", recording_end_name(res.end),
+			       strerror(res.err));
+	else
+		(void)snprintf(e->recording_end, sizeof(e->recording_end), "%s",
+			       recording_end_name(res.end));
+	e->recording_dropped = res.dropped;
+	e->recording_marker_missing = res.end != RECORDING_END_COMPLETE &&
+				      !res.marker_written;
+	if (res.end != RECORDING_END_COMPLETE &&
+	    res.end != RECORDING_END_NO_TERMINAL)
+		fprintf(stderr, "hijack: warning: record: the recording ended early (%s): %llu bytes of the session not recorded\n",
+			e->recording_end, res.dropped);
+}
+
 void cli_audit_end(struct cli_audit *au, int exit_status,
 		   const struct hijack_diag *d)
 {
 	char error[AUDIT_TEXT_MAX] = "";
 
+	end_recording(au);
 	if (!au->on)
 		return;
 	if (d)

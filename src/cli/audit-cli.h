@@ -18,6 +18,8 @@ struct cli_audit {
 	struct audit_entry entry;
 	bool on;		/* records are written */
 	bool started;		/* the start record was written */
+	struct recording *rec;	/* the session's recording, or NULL */
+	struct hijack_relay_tap tap;	/* feeds @rec */
 };
 
 /*
@@ -28,13 +30,18 @@ struct cli_audit {
 void cli_audit_begin(struct cli_audit *au, const struct cli_args *a);
 
 /*
- * The plan is made: write the start record.  With on-audit-failure =
- * refuse and no destination taking it, exits 125; otherwise a warning.
+ * The plan is made: start the session's recording when --record or the
+ * policy asks for one (exits 125, after a "failed" record, when it cannot
+ * be made), then write the start record.  With on-audit-failure = refuse
+ * and no destination taking it, exits 125; otherwise a warning.
  */
 void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 		     const struct hijack_plan *plan,
 		     const struct hijack_target *t,
 		     const struct hijack_container *ct);
+
+/* What the relay shows the recording; NULL when nothing is recorded. */
+const struct hijack_relay_tap *cli_audit_tap(const struct cli_audit *au);
 
 /*
  * The entry is over with @exit_status (as hijack exits); @d, if not NULL,

@@ -21,6 +21,7 @@
 #include <libsmartcols.h>
 
 #include "audit-cli.h"
+#include "copy-hash.h"
 #include "hijack.h"
 #include "options.h"
 
@@ -68,6 +69,8 @@ static void usage(void)
 	      "                        is the container's (see hijack(1), SECURITY)\n"
 	      "     --reason TEXT      why: goes into the entry's audit records\n"
 	      "                        (see hijack(1), AUDIT)\n"
+	      "     --record           record the session's terminal (asciicast v2,\n"
+	      "                        root's; see hijack(1), AUDIT)\n"
 	      "\n"
 	      "Files, with no program of the container's (no command then):\n"
 	      "     --read-file PATH   copy PATH inside the container to standard output\n"
@@ -352,6 +355,39 @@ static int print_plan(const struct hijack_plan *plan, bool json)
 	return r;
 }
 
+/*
+ * A file copy, with its size and SHA-256 counted on the way for the end
+ * record (copy-hash.c); known when the copy succeeded.
+ */
+static int copy_file(struct cli_audit *au, const struct hijack_target *t,
+		     const struct hijack_plan *plan, struct cli_args *a,
+		     struct hijack_result *res, struct hijack_diag *d)
+{
+	struct audit_entry *e = &au->entry;
+	unsigned long long bytes;
+	struct copy_hash h;
+	int r;
+
+	r = copy_hash_start(&h, &a->file);
+	if (r < 0) {
+		*d = (struct hijack_diag){ .step = HIJACK_STEP_FILE, .err = -r };
+		(void)snprintf(d->detail, sizeof(d->detail),
+			       "a pipe to hash the copy");
+		fail_entry(au, d, EXIT_HIJACK_FAILED);
+	}
+	r = hijack_file_copy_max(t, plan, &a->file, a->max_size, res, d);
+	if (r < 0) {
+		copy_hash_abandon(&h);
+		return r;
+	}
+	if (copy_hash_finish(&h, &bytes, e->file_sha256) == 0 &&
+	    WIFEXITED(res->status) && WEXITSTATUS(res->status) == 0)
+		e->file_bytes = (long long)bytes;
+	else
+		e->file_sha256[0] = '\0';
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_args a = { .opts = HIJACK_OPTS_INIT };
@@ -413,12 +449,13 @@ int main(int argc, char **argv)
 
 	cli_audit_start(&au, &a, &plan, t, a.target ? &ct : NULL);
 	if (a.copy)
-		r = hijack_file_copy_max(t, &plan, &a.file, a.max_size, &res,
-					 &d);
+		r = copy_file(&au, t, &plan, &a, &res, &d);
 	else if (a.tools)
-		r = hijack_run_tools(t, &plan, a.tools_dir, a.argv, &res, &d);
+		r = hijack_run_tools_tap(t, &plan, a.tools_dir, a.argv,
+					 cli_audit_tap(&au), &res, &d);
 	else
-		r = hijack_run(t, &plan, a.argv, &res, &d);
+		r = hijack_run_tap(t, &plan, a.argv, cli_audit_tap(&au), &res,
+				   &d);
 	hijack_plan_clear(&plan);
 	hijack_target_free(t);
 	cli_free(&a);

@@ -41,6 +41,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_TOOLS,
 	OPT_REASON,
+	OPT_RECORD,
 };
 
 static const struct option longopts[] = {
@@ -81,6 +82,7 @@ static const struct option longopts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "tools",   optional_argument, NULL, OPT_TOOLS },
 	{ "reason",  required_argument, NULL, OPT_REASON },
+	{ "record",  no_argument,       NULL, OPT_RECORD },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -293,6 +295,9 @@ static int option_action(int c, const char *arg, char **argv,
 			return fail("empty --reason");
 		a->reason = arg;
 		return OPTION_TAKEN;
+	case OPT_RECORD:
+		a->record = true;
+		return OPTION_TAKEN;
 	case 'h':
 		a->action = CLI_HELP;
 		return OPTION_STOP;
@@ -395,6 +400,8 @@ static int check_combinations(const struct cli_args *a,
 		return fail("--preserve-credentials cannot be combined with --user or --group");
 	if (a->tools && a->copy)
 		return fail("--tools runs a command; --read-file and --write-file need none");
+	if (a->record && a->copy)
+		return fail("--record records a terminal, which a file copy has not (its end record has the size and SHA-256 of what moved)");
 	if (a->tools && o->root_mode != HIJACK_DIR_TARGET)
 		return fail("--tools makes its own root: no --root");
 	return 0;
@@ -442,6 +449,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	a->tools_dir = NULL;
 	a->env_given = false;
 	a->reason = NULL;
+	a->record = false;
 	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
 	a->max_size = HIJACK_FILE_MAX_DEFAULT;
 	do {
@@ -458,6 +466,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 			return fail("--list takes no target and no command");
 		if (a->reason)
 			return fail("--reason goes with an entry, not --list");
+		if (a->record)
+			return fail("--record goes with an entry, not --list");
 		return 0;
 	}
 	r = check_combinations(a, &st, err, errlen);

@@ -29,6 +29,7 @@ struct cli_args {
 	const char *tools_dir;	/* NULL: the default */
 	bool env_given;		/* --env said which */
 	const char *reason;	/* --reason, for the records; NULL: none */
+	bool record;		/* --record: this session's terminal */
 	char **argv;		/* the command; never NULL after parsing */
 	char **setenv;		/* owned; opts.setenv points here */
 	size_t nsetenv;

@@ -147,6 +147,7 @@ struct hj_pty {
 	struct winsize ws;
 	char buf[HJ_PTY_BUF];	/* input not yet written to the master */
 	size_t len, off;
+	const struct hijack_relay_tap *tap;	/* shown what is relayed, or NULL */
 };
 
 #define HJ_PTY_POLLFDS 2
@@ -180,6 +181,7 @@ struct hj_spawn_how {
 	const struct hijack_file *file;	/* copy it instead of exec (files.c) */
 	bool tools;			/* the --tools view (tools.c) */
 	const char *tools_dir;		/* NULL: HIJACK_TOOLS_DIR */
+	const struct hijack_relay_tap *tap;	/* a recording's copy, or NULL */
 };
 
 int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,

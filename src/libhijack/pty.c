@@ -295,6 +295,9 @@ static int pty_output(struct hj_pty *pty)
 
 	n = read(pty->master, buf, sizeof(buf));
 	if (n > 0) {
+		if (pty->tap)
+			pty->tap->fn(pty->tap->userdata, HIJACK_RELAY_OUTPUT, buf,
+				     (size_t)n);
 		write_all(pty->out, buf, (size_t)n);
 		return 1;
 	}
@@ -307,6 +310,9 @@ static void pty_input(struct hj_pty *pty)
 
 	n = read(pty->in, pty->buf, sizeof(pty->buf));
 	if (n > 0) {
+		if (pty->tap)
+			pty->tap->fn(pty->tap->userdata, HIJACK_RELAY_INPUT,
+				     pty->buf, (size_t)n);
 		pty->len = (size_t)n;
 		pty->off = 0;
 		return;

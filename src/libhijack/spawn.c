@@ -374,6 +374,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
 		s.nsfds[i] = -EBADF;
 	hj_pty_init(&pty);
+	pty.tap = how ? how->tap : NULL;
 	s.pty = &pty;
 	if (!file && (!argv || !argv[0]))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
@@ -409,4 +410,41 @@ HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
 	struct hj_spawn_how how = { .tools = true, .tools_dir = dir };
 
 	return hj_spawn(t, p, argv, &how, ret, d);
+}
+
+/* A caller compiled against an older, smaller struct has no @fn to call. */
+static int check_tap(const struct hijack_relay_tap *tap, struct hijack_diag *d)
+{
+	if (tap && (tap->struct_size < offsetof(struct hijack_relay_tap, userdata) +
+					       sizeof(tap->userdata) ||
+		    !tap->fn))
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "struct hijack_relay_tap");
+	return 0;
+}
+
+HIJACK_EXPORT int hijack_run_tap(const struct hijack_target *t,
+				 const struct hijack_plan *p,
+				 char *const argv[],
+				 const struct hijack_relay_tap *tap,
+				 struct hijack_result *ret,
+				 struct hijack_diag *d)
+{
+	struct hj_spawn_how how = { .tap = tap };
+	int r = check_tap(tap, d);
+
+	return r < 0 ? r : hj_spawn(t, p, argv, &how, ret, d);
+}
+
+HIJACK_EXPORT int hijack_run_tools_tap(const struct hijack_target *t,
+				       const struct hijack_plan *p,
+				       const char *dir, char *const argv[],
+				       const struct hijack_relay_tap *tap,
+				       struct hijack_result *ret,
+				       struct hijack_diag *d)
+{
+	struct hj_spawn_how how = { .tools = true, .tools_dir = dir, .tap = tap };
+	int r = check_tap(tap, d);
+
+	return r < 0 ? r : hj_spawn(t, p, argv, &how, ret, d);
 }

@@ -37,19 +37,16 @@ fi
 skip_unless_root
 : "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
 need_program "$PTYDRIVE"
-journald=/lib/systemd/systemd-journald
+. "$TESTDIR/journal.sh"
 [ -x "$journald" ] || skip_all "no $journald (Debian: systemd; tests/deps.sh test)"
 require_tools journalctl rsyslogd jq runc lxc-start busybox python3
 
 plan 70
 
 tmp=$(tmpdir)
-START=2eb84e2ca95444e3b97bf7ef5fc2c499
-END=9fe93aa1ceea423a8a8983939d15c300
-FAILED=f7c3ed08a83e47c7bedd047cc727a3ad
 n=hj22-$$
 
-jd_pid="" rs_pid="" au_pid="" au_was=""
+rs_pid="" au_pid="" au_was=""
 teardown() {
 	[ -z "$jd_pid" ] || { kill "$jd_pid"; wait "$jd_pid"; } 2>/dev/null
 	[ -z "$rs_pid" ] || { kill "$rs_pid"; wait "$rs_pid"; } 2>/dev/null
@@ -71,38 +68,6 @@ mount -t tmpfs -o mode=755 tmpfs /run/log || bail "tmpfs on /run/log"
 # journald writes here instead when it exists and is flushed to: keep it ours.
 [ ! -d /var/log/journal ] || mount -t tmpfs tmpfs /var/log/journal
 mount -t tmpfs -o mode=755 tmpfs /etc/hijack || bail "tmpfs on /etc/hijack"
-
-journald_up() {
-	rm -f /run/systemd/journal/socket
-	"$journald" >"$tmp/journald.log" 2>&1 &
-	jd_pid=$!
-	i=0
-	while [ ! -S /run/systemd/journal/socket ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -S /run/systemd/journal/socket ] || bail "journald did not start"
-}
-journald_down() {
-	kill "$jd_pid"
-	wait "$jd_pid" 2>/dev/null
-	jd_pid=""
-	rm -f /run/systemd/journal/socket
-}
-
-# rec [MATCH...]: hijack's records as JSON lines, oldest first.
-rec() {
-	journalctl --sync >/dev/null 2>&1 || sleep 0.3
-	journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=hijack "$@"
-}
-# last ID: the HIJACK_SESSION of the last record with MESSAGE_ID ID.
-last() {
-	rec MESSAGE_ID="$1" | tail -n 1 | jq -r .HIJACK_SESSION
-}
-# field SESSION ID FIELD: one field of one record.
-field() {
-	rec HIJACK_SESSION="$1" MESSAGE_ID="$2" | jq -r ".$3 // \"(none)\""
-}
 
 journald_up
 start_target

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "audit.h"
 #include "testlib.h"
 
@@ -88,14 +90,21 @@ START_TEST(policy_checks)
 	ck_assert_int_eq(chmod(dir, 0755), 0);
 	tl_write(dir, "hijack.conf",
 		 "# comment\n audit = off \nrequire-reason=yes\non-audit-failure = refuse\n"
-		 "recording = on\nbogus = 1\naudit = maybe\nno equals sign\n");
+		 "record = docker:web* db\nrecord-input = yes\nrecord-dir = /srv/rec\nrecord-dir = rel\nbogus = 1\naudit = maybe\nno equals sign\n");
 	ck_assert_int_eq(chmod(path, 0644), 0);
 	warnings = 0;
 	if (getuid() == 0) {
 		ck_assert_int_eq(audit_policy_load(path, &p, count_warning, NULL), 0);
-		ck_assert(!p.audit && p.require_reason && p.fail_closed && p.recording);
-		/* The unknown key, the bad value, the line without "=". */
-		ck_assert_int_eq(warnings, 3);
+		ck_assert(!p.audit && p.require_reason && p.fail_closed);
+		ck_assert(p.record == AUDIT_RECORD_MATCHING && p.record_input);
+		ck_assert_str_eq(p.record_dir, "/srv/rec");
+		ck_assert(audit_policy_records(&p, "docker", "web1"));
+		ck_assert(audit_policy_records(&p, "lxc", "db"));
+		ck_assert(!audit_policy_records(&p, "lxc", "web1"));
+		ck_assert(!audit_policy_records(&p, "pid", ""));
+		/* The relative record-dir, the unknown key, the bad value,
+		 * the line without "=". */
+		ck_assert_int_eq(warnings, 4);
 	}
 	/* Writable by the group: ignored as a whole, one warning. */
 	p = (struct audit_policy)AUDIT_POLICY_DEFAULT;
@@ -117,11 +126,68 @@ START_TEST(policy_checks)
 }
 END_TEST
 
+/*
+ * The recordings' own JSON string encoder, held to jansson's parser: every
+ * code point that matters (each C0 and C1 control, DEL, quote, backslash,
+ * U+2028, multi-byte letters, the largest) comes back as it went in, and
+ * no byte of the encoding can act on a terminal.
+ */
+START_TEST(recording_json_escape_round_trips)
+{
+	static const unsigned int cps[] = {
+		'a', '"', '\\', '/', 0x7f, 0x80, 0x85, 0x9b, 0x9f, 0xa0, 0xe9,
+		0x2028, 0x20ac, 0xfffd, 0x1f600, 0x10ffff,
+	};
+	char in[512], out[6 * sizeof(in) + 3];
+	size_t n = 0, len, i;
+	json_error_t jerr;
+	json_t *j;
+
+	for (i = 0; i < 0x20; i++)
+		in[n++] = (char)i;
+	for (i = 0; i < sizeof(cps) / sizeof(cps[0]); i++) {
+		unsigned int c = cps[i];
+
+		if (c < 0x80) {
+			in[n++] = (char)c;
+		} else if (c < 0x800) {
+			in[n++] = (char)(0xc0 | c >> 6);
+			in[n++] = (char)(0x80 | (c & 0x3f));
+		} else if (c < 0x10000) {
+			in[n++] = (char)(0xe0 | c >> 12);
+			in[n++] = (char)(0x80 | (c >> 6 & 0x3f));
+			in[n++] = (char)(0x80 | (c & 0x3f));
+		} else {
+			in[n++] = (char)(0xf0 | c >> 18);
+			in[n++] = (char)(0x80 | (c >> 12 & 0x3f));
+			in[n++] = (char)(0x80 | (c >> 6 & 0x3f));
+			in[n++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	out[0] = '"';
+	len = recording_json_escape(in, n, out + 1) + 1;
+	out[len++] = '"';
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)out[i];
+
+		ck_assert_msg(c >= 0x20 && c != 0x7f, "control byte 0x%02x at %zu", c, i);
+		ck_assert_msg(!(c == 0xc2 && (unsigned char)out[i + 1] < 0xa0),
+			      "a C1 control unescaped at %zu", i);
+	}
+	j = json_loadb(out, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	ck_assert_msg(j != NULL, "jansson: %s", jerr.text);
+	ck_assert_uint_eq(json_string_length(j), n);
+	ck_assert_mem_eq(json_string_value(j), in, n);
+	json_decref(j);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
 		escape_everything_but_printable, escape_never_cuts_an_escape,
 		argv_bounded_and_counted, setenv_names_only, policy_checks,
+		recording_json_escape_round_trips,
 	};
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("audit");
