@@ -38,7 +38,7 @@ for p in journalctl jq asciinema python3 setpriv script sha256sum; do
 		skip_all "no $p (tests/deps.sh test installs it)"
 done
 
-plan 59
+plan 60
 
 tmp=$(tmpdir)
 teardown() {
@@ -249,6 +249,24 @@ policy "record = docker:* pid:*" "record-dir = $R"
 "$HIJACK" --pid "$T" --pty -- true </dev/null >/dev/null 2>&1
 s=$(last $START)
 is "$(field "$s" $START HIJACK_RECORDING)" "$R/$s.cast" "record = pid:*: it is"
+
+# --- hijack killed mid-session: the file has what was shown until then ------
+policy "record = always" "record-dir = $R"
+"$HIJACK" --pid "$T" --pty -- sh -c 'echo shown-before-the-kill; exec sleep 30' \
+	</dev/null >"$tmp/out" 2>/dev/null &
+hj=$!
+i=0
+until grep -q shown-before-the-kill "$tmp/out" 2>/dev/null || [ $i -ge 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.2
+kill -KILL "$hj"
+wait "$hj" 2>/dev/null
+s=$(last $START)
+like "$(cast_output "$R/$s.cast")" "shown-before-the-kill*" \
+	"hijack killed: the recording already holds what was shown (written within 20 ms)"
+# (The command's terminal hung up with hijack: SIGHUP ends its sleep.)
 
 # --- file copies: not recorded; their end record has size and SHA-256 ------
 policy "record = always" "record-dir = $R"
