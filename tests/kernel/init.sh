@@ -17,6 +17,13 @@
 #                         (default pids,cpuset,freezer) plus name=systemd
 #   hijack_expect=patched|vanilla   smoke-test that sys_hijack is built in or not
 #   hijack_timeout=SECONDS          limit per suite (default 900)
+#   hijack_lsm=selinux|apparmor|smack   the module booted with lsm=: load
+#                         the test policy of the kselftest's LSM tests from
+#                         /usr/lib/hijack-lsm (lsm-policy.sh), and export
+#                         HIJACK_LSM, so that those tests fail, not skip,
+#                         without it
+#   hijack_suites=A,B     run only these suites: kselftest binaries by name,
+#                         and run-tests (default: every suite)
 #
 # Test mode runs, in order: a built-in smoke suite, every kselftest binary
 # in /usr/lib/kselftest, and /opt/hijack/run-tests if present. Each suite
@@ -88,7 +95,7 @@ sub_result() {
 smoke_suite() {
 	echo "    KTAP version 1"
 	echo "    # built-in smoke test: the kernel and this initramfs are usable"
-	echo "    1..6"
+	echo "    1..7"
 
 	missing=
 	for ns in cgroup ipc mnt net pid pid_for_children time \
@@ -143,6 +150,11 @@ smoke_suite() {
 	# The ABI is the system call alone: no discovery files in sysfs.
 	sub_result "$([ -e /sys/kernel/hijack ] && echo 1 || echo 0)" \
 		no_hijack_sysfs
+	if [ -n "${hijack_lsm:-}" ]; then
+		sub_result "$lsm_rc" "lsm_policy_$hijack_lsm" "$lsm_why"
+	else
+		sub_result 4 lsm_policy "hijack_lsm not set"
+	fi
 	return $sub_fail
 }
 
@@ -170,16 +182,28 @@ run_suite() {
 	esac
 }
 
+# Whether suite $1 is to run (hijack_suites).
+wanted() {
+	[ -z "${hijack_suites:-}" ] && return 0
+	case ,$hijack_suites, in
+	*,"$1",*) return 0 ;;
+	esac
+	return 1
+}
+
 test_mode() {
 	selftests=
 	for t in /usr/lib/kselftest/*; do
-		[ -f "$t" ] && [ -x "$t" ] && selftests="$selftests $t"
+		[ -f "$t" ] && [ -x "$t" ] && wanted "${t##*/}" &&
+			selftests="$selftests $t"
 	done
 	total=1
 	for t in $selftests; do
 		total=$((total + 1))
 	done
-	[ -x /opt/hijack/run-tests ] && total=$((total + 1))
+	runtests=
+	[ -x /opt/hijack/run-tests ] && wanted run-tests && runtests=1
+	[ -n "$runtests" ] && total=$((total + 1))
 
 	echo "KTAP version 1"
 	echo "# kernel $(uname -r) $(cat /proc/sys/kernel/version)"
@@ -195,11 +219,53 @@ test_mode() {
 		# shellcheck disable=SC2016 # expanded by the inner sh
 		run_suite $i "selftests: hijack: ${t##*/}" sh -c 'cd "$1" && exec "$2"' - "$d" "$t"
 	done
-	if [ -x /opt/hijack/run-tests ]; then
+	if [ -n "$runtests" ]; then
 		i=$((i + 1))
 		run_suite $i "hijack: run-tests" sh -c 'cd /opt/hijack && exec ./run-tests'
 	fi
 	return $top_fail
+}
+
+# hijack_lsm: the module must be the one booted, and its test policy is
+# loaded before any test runs.  Sets lsm_rc (0 or 1) and lsm_why.
+lsm_setup() {
+	d=/usr/lib/hijack-lsm
+	lsm_rc=1
+	lsm_why=
+	mount -t securityfs securityfs /sys/kernel/security
+	case ,$(cat /sys/kernel/security/lsm 2>/dev/null), in
+	*,"$hijack_lsm",*) ;;
+	*)
+		lsm_why="not booted: lsm=$(cat /sys/kernel/security/lsm 2>/dev/null)"
+		return
+		;;
+	esac
+	case $hijack_lsm in
+	selinux)
+		mount -t selinuxfs selinuxfs /sys/fs/selinux &&
+			cat $d/selinux.policy >/sys/fs/selinux/load &&
+			echo 1 >/sys/fs/selinux/enforce &&
+			[ "$(cat /sys/fs/selinux/enforce)" = 1 ] ||
+			{ lsm_why="cannot load $d/selinux.policy"; return; }
+		;;
+	apparmor)
+		# The parser compiles for this kernel's features.
+		$d/ld.so --library-path $d $d/apparmor_parser -r -K -q \
+			$d/apparmor.profiles 2>&1 | sed 's/^/# apparmor_parser: /' &&
+			grep -q '^hj_caller ' /sys/kernel/security/apparmor/profiles ||
+			{ lsm_why="cannot load $d/apparmor.profiles"; return; }
+		;;
+	smack)
+		mount -t smackfs smackfs /sys/fs/smackfs ||
+			{ lsm_why="cannot mount smackfs"; return; }
+		;;
+	*)
+		lsm_why="unknown module $hijack_lsm"
+		return
+		;;
+	esac
+	export HIJACK_LSM=$hijack_lsm
+	lsm_rc=0
 }
 
 # Pseudo-terminals, for 11-terminal.t and the shell.  Not in the gate's
@@ -214,6 +280,7 @@ probe)
 	;;
 test)
 	mount_devpts
+	[ -n "${hijack_lsm:-}" ] && lsm_setup
 	test_mode
 	rc=$?
 	;;
@@ -225,6 +292,10 @@ shell)
 *)
 	# Other modes (the gate's bench) are programs in the payload that
 	# print their own format.
+	if [ -n "${hijack_lsm:-}" ]; then
+		lsm_setup
+		echo "# init: hijack_lsm=$hijack_lsm: ${lsm_why:-policy loaded}"
+	fi
 	if [ -x "/opt/hijack/run-$mode" ]; then
 		(cd /opt/hijack && "./run-$mode")
 		rc=$?

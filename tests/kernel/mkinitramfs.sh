@@ -4,7 +4,7 @@
 # mkinitramfs.sh - pack the test initramfs with the kernel's gen_init_cpio.
 #
 # usage: mkinitramfs.sh [-O KBUILD_OUT] -o OUTPUT.cpio.gz [-k BINARY]...
-#                       [-p PAYLOAD_DIR] [-i INIT] [-b BUSYBOX]
+#                       [-p PAYLOAD_DIR] [-l LSM_DIR] [-i INIT] [-b BUSYBOX]
 #
 #   -O DIR   a kernel O= build directory or source tree, for gen_init_cpio
 #            (default: the pristine tree in $HIJACK_KCACHE, so a prebuilt
@@ -14,6 +14,8 @@
 #            (repeatable; /init runs each one as a suite)
 #   -p DIR   payload copied to /opt/hijack (static hijack CLI, integration
 #            tests, /opt/hijack/run-tests printing TAP, run-<mode> entries)
+#   -l DIR   test policies for hijack_lsm= (lsm-policy.sh), copied to
+#            /usr/lib/hijack-lsm
 #   -i FILE  /init script (default: init.sh next to this script)
 #   -b FILE  static busybox (default: busybox-static's /bin/busybox)
 #
@@ -31,6 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kout=
 output=
 payload=
+lsmdir=
 init=$here/init.sh
 busybox=${HIJACK_BUSYBOX:-/bin/busybox}
 selftests=()
@@ -41,16 +44,17 @@ die() {
 }
 
 usage() {
-	sed -n '4,19s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,21s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
-while getopts O:o:k:p:i:b: opt; do
+while getopts O:o:k:p:l:i:b: opt; do
 	case $opt in
 	O) kout=$OPTARG ;;
 	o) output=$OPTARG ;;
 	k) selftests+=("$OPTARG") ;;
 	p) payload=$OPTARG ;;
+	l) lsmdir=$OPTARG ;;
 	i) init=$OPTARG ;;
 	b) busybox=$OPTARG ;;
 	*) usage ;;
@@ -160,6 +164,11 @@ printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$tmp/etc/group"
 		[ -d "$payload" ] || die "payload $payload is not a directory"
 		echo "dir /opt/hijack 0755 0 0"
 		emit_tree "$(cd "$payload" && pwd)" /opt/hijack
+	fi
+	if [ -n "$lsmdir" ]; then
+		[ -d "$lsmdir" ] || die "LSM directory $lsmdir is not a directory"
+		echo "dir /usr/lib/hijack-lsm 0755 0 0"
+		emit_tree "$(cd "$lsmdir" && pwd)" /usr/lib/hijack-lsm
 	fi
 } >"$list"
 

@@ -3,6 +3,12 @@
 #
 # run.sh - `make check-kernel`: build, boot and judge the patched kernel.
 #
+# The patched kernel has SELinux, AppArmor and Smack (config/lsm.config)
+# and boots three times, one module each (they exclude one another), with
+# the test policy of the kselftest's LSM tests loaded (lsm-policy.sh):
+# AppArmor runs every suite, SELinux the kselftests, Smack the LSM tests.
+# A --vanilla kernel has no LSM and boots once.
+#
 # usage: run.sh [--vanilla] [--debug] [--icount] [--smp N] [-a WORDS]... [-v]
 #
 #   --vanilla   build without kernel-patch/ (the harness alone; the gate's
@@ -10,6 +16,7 @@
 #               files are absent
 #   --debug     add config/debug.config (lockdep, KASAN, atomic-sleep
 #               checks) in its own build directory
+#   --lsm NAME  boot only with this module (apparmor, selinux or smack)
 #   --icount    boot on the instruction clock (see boot.sh -I)
 #   --smp N     virtual CPUs (default 1; 2 exercises races for real, at
 #               about half the speed under TCG)
@@ -36,10 +43,11 @@ kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
 export HIJACK_KCACHE=$kcache
 vanilla=0
 debug=0
+only_lsm=
 boot_opts=()
 
 usage() {
-	sed -n '4,22s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,29s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -47,6 +55,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--vanilla) vanilla=1 ;;
 	--debug) debug=1 ;;
+	--lsm) [ $# -ge 2 ] || usage; only_lsm=$2; shift ;;
 	--icount) boot_opts+=(-I) ;;
 	--smp) [ $# -ge 2 ] || usage; boot_opts+=(-s "$2"); shift ;;
 	-a) [ $# -ge 2 ] || usage; boot_opts+=(-a "$2"); shift ;;
@@ -82,12 +91,25 @@ if [ "$vanilla" = 1 ]; then
 	variant=vanilla
 	expect=vanilla
 else
-	variant=patched
+	# Not "patched": the gate builds that one, without modules, and
+	# compares it with a vanilla kernel of the same configuration.
+	variant=patched-lsm
 	expect=patched
 	if [ ! -r "$repo/kernel-patch/series" ]; then
 		die "kernel-patch/series is missing: the hijack patch series is not in the tree yet, nothing to test (run.sh --vanilla tests the harness alone)"
 	fi
 	# build-kernel.sh merges kernel-patch/config itself.
+	build_args+=(-c "$here/config/lsm.config")
+fi
+# Each boot: the module, and the suites it runs (empty: all).
+boots=()
+if [ "$vanilla" = 1 ]; then
+	boots=("none:")
+else
+	for b in apparmor: selinux:hijack_test,hijack_lsm_test smack:hijack_lsm_test; do
+		[ -z "$only_lsm" ] || [ "${b%%:*}" = "$only_lsm" ] && boots+=("$b")
+	done
+	[ ${#boots[@]} -gt 0 ] || die "--lsm $only_lsm: not one of apparmor, selinux, smack"
 fi
 if [ "$debug" = 1 ]; then
 	variant=$variant-debug
@@ -152,34 +174,54 @@ if [ -n "${HIJACK_PAYLOAD:-}" ]; then
 	[ -d "$HIJACK_PAYLOAD" ] || die "HIJACK_PAYLOAD=$HIJACK_PAYLOAD is not a directory"
 	payload=(-p "$HIJACK_PAYLOAD")
 fi
+if [ "$vanilla" = 0 ]; then
+	"$here/lsm-policy.sh" -O "$kout" -o "$out/lsm"
+	payload+=(-l "$out/lsm")
+fi
 "$here/mkinitramfs.sh" -O "$kout" -o "$out/initramfs.cpio.gz" \
 	${selftests[@]+"${selftests[@]}"} ${payload[@]+"${payload[@]}"}
 step_done initramfs
 
 # --- boot and judge ------------------------------------------------------------
 
-log=$out/console.log
-boot_rc=0
-"$here/boot.sh" -l "$log" -t "${HIJACK_BOOT_TIMEOUT:-1200}" \
-	-a "hijack_expect=$expect" ${boot_opts[@]+"${boot_opts[@]}"} \
-	"$image" "$out/initramfs.cpio.gz" || boot_rc=$?
-step_done boot
-
 check_rc=0
-"$here/ktap-check.sh" -o "$out/result.ktap" "$log" || check_rc=$?
-[ "$boot_rc" = 0 ] || { echo "run.sh: QEMU exited with status $boot_rc" >&2; check_rc=1; }
+logs=()
+for b in "${boots[@]}"; do
+	lsm=${b%%:*}
+	suites=${b#*:}
+	words=(-a "hijack_expect=$expect")
+	if [ "$lsm" = none ]; then
+		log=$out/console.log
+		ktap=$out/result.ktap
+	else
+		log=$out/console-$lsm.log
+		ktap=$out/result-$lsm.ktap
+		words+=(-a "lsm=capability,$lsm" -a "hijack_lsm=$lsm")
+	fi
+	[ -z "$suites" ] || words+=(-a "hijack_suites=$suites")
+	echo "run.sh: booting${lsm:+ with $lsm}: ${suites:-every suite}" >&2
+	boot_rc=0
+	"$here/boot.sh" -l "$log" -t "${HIJACK_BOOT_TIMEOUT:-1200}" \
+		"${words[@]}" ${boot_opts[@]+"${boot_opts[@]}"} \
+		"$image" "$out/initramfs.cpio.gz" || boot_rc=$?
+	step_done "boot $lsm"
 
-if [ "$check_rc" != 0 ]; then
-	# Enough context for a CI log without opening the console file.
-	echo
-	echo "run.sh: last lines of the console:"
-	tr -d '\r' <"$log" | tail -n 25 | sed 's/^/  | /'
-fi
+	rc=0
+	"$here/ktap-check.sh" -o "$ktap" "$log" || rc=$?
+	[ "$boot_rc" = 0 ] || { echo "run.sh: QEMU exited with status $boot_rc" >&2; rc=1; }
+	if [ "$rc" != 0 ]; then
+		check_rc=1
+		# Enough context for a CI log without opening the console file.
+		echo
+		echo "run.sh: last lines of the console ($lsm):"
+		tr -d '\r' <"$log" | tail -n 25 | sed 's/^/  | /'
+	fi
+	logs+=("$(printf '%-8s %s  %s' "$lsm" "$([ $rc = 0 ] && echo PASS || echo FAIL)" "$log")")
+done
 echo
 echo "check-kernel summary ($variant)"
 echo "  kernel   $image"
-echo "  console  $log"
-echo "  ktap     $out/result.ktap"
+printf '  boot     %s\n' "${logs[@]}"
 printf '  %s\n' "${steps[@]}"
 printf '  %-12s %5d s\n' total $(($(now) - run_start))
 if [ "$check_rc" = 0 ]; then
