@@ -25,7 +25,7 @@
 #include "hijack.h"
 #include "options.h"
 
-/* Like env(1), chroot(1) and podman: see DESIGN.md section 2. */
+/* As env(1), chroot(1) and podman: hijack(1), EXIT STATUS. */
 #define EXIT_HIJACK_FAILED 125
 #define EXIT_CANNOT_EXEC 126
 #define EXIT_NOT_FOUND 127

@@ -15,13 +15,7 @@
 # binary to measure (the real one, not libtool's wrapper script:
 # src/cli/.libs/hijack with LD_LIBRARY_PATH=.libs).
 set -eu
-if [ -z "${AUDIT_BENCH_PRIVATE:-}" ]; then
-	[ -d /etc/hijack ] || { mkdir -m 755 /etc/hijack; made=1; }
-	rc=0
-	AUDIT_BENCH_PRIVATE=1 unshare -m --propagation private sh "$0" "$@" || rc=$?
-	[ -z "${made:-}" ] || rmdir /etc/hijack
-	exit $rc
-fi
+. "$(dirname "$0")/private-etc.sh"
 rounds=${ROUNDS:-20}
 batch=${BATCH:-10}
 base=${1:-}

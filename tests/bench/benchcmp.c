@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * benchcmp - judge a candidate against a baseline: PASS, FAIL or
- * INCONCLUSIVE, with stated confidence (GATE.md, README.md).
+ * INCONCLUSIVE, with stated confidence (tests/bench/README.md).
  *
  * The decision, per workload, on costs (lower is better):
  *   R = candidate / baseline, estimated by exp(Hodges-Lehmann shift of the
@@ -224,7 +224,7 @@ static void decide(const struct opts *o, struct row *r, double alpha)
 			 faster ? " (candidate looks faster)" : "");
 	}
 	/*
-	 * Wall-clock times under plain TCG measure the emulator (GATE.md):
+	 * Wall-clock times under plain TCG measure the emulator, not the kernel:
 	 * reported, never a PASS.
 	 */
 	if (r->verdict == V_PASS && o->clock && !strcmp(o->clock, "emulator")) {
@@ -251,8 +251,8 @@ static enum family row_family(const struct row *r)
 }
 
 /*
- * Holm over each family of rows: the primary workloads (GATE.md corrects
- * across them), the secondary ones, which have their own margin, and the
+ * Holm over each family of rows: the primary workloads (the gate's verdict
+ * rests on all of them at once), the secondary ones, which have their own margin, and the
  * controls.  Within a family the FAIL tests and the PASS tests are
  * corrected separately, so neither kind of false verdict in a family is
  * likelier than alpha.
@@ -330,8 +330,8 @@ static const char *verdict_label(const struct opts *o, enum verdict v)
 /*
  * Half the width of the ratio interval, relative.  With the same spread, a
  * true change must exceed the margin by about this much before the lower
- * bound clears the margin: the "smallest detectable slowdown" GATE.md asks
- * the report to state.
+ * bound clears the margin: the "smallest detectable slowdown" the report
+ * states.
  */
 static double halfwidth(const struct row *r)
 {

@@ -245,7 +245,7 @@ measure_as_pid1(struct bench *b, const struct workload *w,
  * over a pipe.  unshare(CLONE_NEWPID) only moves the caller's future
  * children, and once the namespace's first child (its init) has exited
  * every later fork() in the caller fails with ENOMEM: so the unsharing is
- * done in throw-away children, never in the harness (KERNEL-NOTES.md).
+ * done in throw-away children, never in the harness.
  *
  *   harness -- fork --> A: unshare, fork --> B (pid 1 in ns 1)
  *                        B: unshare, fork --> C (pid 1 in ns 2) ...

@@ -6,8 +6,8 @@
  * harness calibrates n during warm-up so that one batch lasts at least
  * --min-batch-ms, then records --samples batches, each timed with
  * CLOCK_MONOTONIC and accompanied by the getrusage() deltas of the process
- * and of its reaped children.  See tests/bench/README.md and GATE.md for why
- * the measurement is shaped like this.
+ * and of its reaped children.  See tests/bench/README.md for why the
+ * measurement is shaped like this.
  *
  * The program must run as PID 1's child in a busybox initramfs as well as on
  * a host, so it needs nothing but a kernel: it is built with gcc -static and

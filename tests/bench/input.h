@@ -7,7 +7,7 @@
  * are ministat style (one number per line, first column, '#' comments) or
  * forkbench JSON.  A side of one file gives its samples as they are; a side
  * of several files is a side of per-file medians: each file is one boot,
- * and batches within a boot are not independent samples (GATE.md).
+ * and batches within a boot are not independent samples.
  */
 #ifndef HIJACK_BENCH_INPUT_H
 #define HIJACK_BENCH_INPUT_H

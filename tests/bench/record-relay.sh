@@ -13,13 +13,7 @@
 # HIJACK is the binary to measure (src/cli/.libs/hijack with
 # LD_LIBRARY_PATH=.libs, not libtool's wrapper script).
 set -eu
-if [ -z "${RECORD_BENCH_PRIVATE:-}" ]; then
-	[ -d /etc/hijack ] || { mkdir -m 755 /etc/hijack; made=1; }
-	rc=0
-	RECORD_BENCH_PRIVATE=1 unshare -m --propagation private sh "$0" "$@" || rc=$?
-	[ -z "${made:-}" ] || rmdir /etc/hijack
-	exit $rc
-fi
+. "$(dirname "$0")/private-etc.sh"
 rounds=${ROUNDS:-7}
 mb=${MB:-50}
 : "${HIJACK:?HIJACK must name the hijack binary}"

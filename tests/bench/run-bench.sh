@@ -23,7 +23,7 @@
 #   fb_bigmib     memory of spawn-big in MiB (default 256)
 #   fb_clock      clock tag (default instruction)
 #   fb_pad        ignored: its random length shifts the environment, and
-#                 with it the stack layout of every process (GATE.md)
+#                 with it the stack layout of every process (README.md)
 
 cd "$(dirname "$0")" || exit 1
 out=/tmp/forkbench.json

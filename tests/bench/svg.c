@@ -2,7 +2,7 @@
 /*
  * svg.c - strip plots of the two sides of each workload, see svg.h.
  *
- * People would rather look than read (GATE.md): a strip plot shows every
+ * People would rather look than read: a strip plot shows every
  * sample, so a bimodal boot or an outlier is seen at once, which a table of
  * medians hides.
  */

@@ -131,7 +131,8 @@ mapfile -t args < <(base_args "$accel")
 if [ "$icount" = 1 ]; then
 	[ "$accel" = tcg ] || die "the instruction clock (-I) needs TCG: set HIJACK_ACCEL=tcg"
 	# Guest time advances with executed instructions only; with the
-	# address space layout fixed, runs become repeatable (KERNEL-NOTES).
+	# address space layout fixed, runs become repeatable
+	# (tests/bench/README.md).
 	args+=(-icount "shift=0,sleep=off,align=off" -rtc "clock=vm")
 	cmdline="$cmdline norandmaps nokaslr"
 fi
