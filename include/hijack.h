@@ -518,7 +518,8 @@ int hijack_ns_from_name(const char *name);
  * @ns: an enum hijack_ns.
  *
  * Return: a static string ("mnt", "uts", "ipc", "net", "pid", "user",
- * "cgroup", "time"), or NULL for a value outside enum hijack_ns.
+ * "cgroup", "time"); "unknown" for a value outside enum hijack_ns, never
+ * NULL, so that the result can always be printed.
  */
 const char *hijack_ns_name(enum hijack_ns ns);
 
@@ -554,8 +555,9 @@ int hijack_method_from_name(const char *name);
  * hijack_method_name() - the name of a method.
  * @m: an enum hijack_method.
  *
- * Return: a static string ("auto", "pidfd", "nsfd", "syscall"), or NULL
- * for a value outside enum hijack_method.
+ * Return: a static string ("auto", "pidfd", "nsfd", "syscall");
+ * "unknown" for a value outside enum hijack_method, never NULL, so that
+ * the result can always be printed.
  */
 const char *hijack_method_name(enum hijack_method m);
 
@@ -563,7 +565,8 @@ const char *hijack_method_name(enum hijack_method m);
  * hijack_step_name() - the name of a step, for messages.
  * @step: an enum hijack_step, usually struct hijack_diag.step.
  *
- * Return: a short lower-case static string such as "setns" or "exec".
+ * Return: a short lower-case static string such as "setns" or "exec";
+ * "unknown" for a value outside enum hijack_step, never NULL.
  */
 const char *hijack_step_name(enum hijack_step step);
 

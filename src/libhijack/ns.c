@@ -35,6 +35,7 @@ const struct hj_ns_info hj_ns_info[_HIJACK_NS_MAX] = {
 	[HIJACK_NS_TIME]   = { "time",   CLONE_NEWTIME },
 };
 
+/* Never NULL: callers put the name straight into a message. */
 HIJACK_EXPORT const char *hijack_ns_name(enum hijack_ns ns)
 {
 	if ((unsigned int)ns >= _HIJACK_NS_MAX)

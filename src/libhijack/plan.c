@@ -22,6 +22,7 @@ static const char *const method_names[_HIJACK_METHOD_MAX] = {
 	[HIJACK_METHOD_SYSCALL] = "syscall",
 };
 
+/* Never NULL: callers put the name straight into a message. */
 HIJACK_EXPORT const char *hijack_method_name(enum hijack_method m)
 {
 	if ((unsigned int)m >= _HIJACK_METHOD_MAX)

@@ -18,7 +18,9 @@ START_TEST(names_round_trip)
 	ck_assert_int_eq(hijack_ns_from_name("mn"), -EINVAL);
 	ck_assert_int_eq(hijack_ns_from_name(""), -EINVAL);
 	ck_assert_int_eq(hijack_ns_from_name("MNT"), -EINVAL);
+	/* Out of range: "unknown", never NULL (include/hijack.h). */
 	ck_assert_str_eq(hijack_ns_name(_HIJACK_NS_MAX), "unknown");
+	ck_assert_str_eq(hijack_ns_name((enum hijack_ns)-1), "unknown");
 }
 END_TEST
 

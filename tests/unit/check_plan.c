@@ -142,6 +142,20 @@ START_TEST(select_and_exclude)
 }
 END_TEST
 
+START_TEST(method_names)
+{
+	int i;
+
+	for (i = 0; i < _HIJACK_METHOD_MAX; i++)
+		ck_assert_int_eq(hijack_method_from_name(hijack_method_name(i)), i);
+	ck_assert_int_eq(hijack_method_from_name("bogus"), -EINVAL);
+	ck_assert_int_eq(hijack_method_from_name(""), -EINVAL);
+	/* Out of range: "unknown", never NULL (include/hijack.h). */
+	ck_assert_str_eq(hijack_method_name(_HIJACK_METHOD_MAX), "unknown");
+	ck_assert_str_eq(hijack_method_name((enum hijack_method)-1), "unknown");
+}
+END_TEST
+
 START_TEST(methods)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
@@ -344,6 +358,7 @@ int main(void)
 	tcase_add_test(any, open_rejects_bad_pids);
 	tcase_add_test(any, pinned_target_notices_exit);
 	tcase_add_test(any, root_exec_never_gains);
+	tcase_add_test(any, method_names);
 	suite_add_tcase(s, any);
 
 	/* Registered only where namespaces can be made: no false failures. */
