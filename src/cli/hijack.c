@@ -211,7 +211,7 @@ static _Noreturn void fail_entry(struct cli_audit *au,
  * --list: a table like lsns(8)'s, or JSON, through libsmartcols, which
  * also escapes whatever an engine calls its containers.  libsmartcols is
  * opened here, not linked: every entry paid for loading and relocating it
- * (0.15 ms of CPU, issue 14) and only --list uses it.
+ * (0.15 ms of CPU) and only --list uses it.
  */
 #define SCOLS_FN(fn) __typeof__(fn) *fn
 struct scols_api {

@@ -19,7 +19,8 @@
  * liblxc is opened here, when LXC's containers are listed, not linked:
  * linked, it and what it pulls in (libselinux, libapparmor, libpcre2,
  * libgcc_s) were mapped and relocated by every entry, --pid included,
- * about a fifth of an entry's time (issue 14, tests/bench/README.md).
+ * about a fifth of an entry's time (tests/bench/README.md, "Entry speed
+ * against nsenter -a").
  * Without liblxc at run time LXC is an engine that is not present.
  */
 #include <stdio.h>

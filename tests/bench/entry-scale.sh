@@ -1,7 +1,7 @@
 #!/bin/bash
 # entry-scale.sh [-r ROUNDS] [-k BATCH] [-o SVG]
 #
-# How hijack's entry cost grows with what the target has (issue 14):
+# How hijack's entry cost grows with what the target has:
 # 1, 10 and 100 seccomp filters; child cgroups on 1 and on every mounted
 # hierarchy; an environment of 1 and 1000 variables; 1 and 1000 threads;
 # and 1 against 50 entries at once into the same target.  Each point is a

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Hardening: each promise of hijack(1)'s SECURITY section, attacked.  Every
-# case here failed on the code before the fix it proves (issue 9).
+# case here failed on the code before the fix it proves.
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 skip_unless_root
 : "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
