@@ -58,7 +58,12 @@ is "$rc:$(cat "$tmp/err")" \
 	"125:hijack: environment: /proc/$P/environ is larger than 6 MiB (the most an exec passes): refused: File too large" \
 	"a container's process with a 128 MiB environ: 125, naming the file and the bound"
 ok "$([ "$ms" -lt 3000 ] && echo 0 || echo 1)" "... at once ($ms ms)"
-ok "$([ "$rss" -lt 32768 ] && echo 0 || echo 1)" "... in little memory ($rss KiB, less than 32 MiB)"
+# Under make check-asan (HIJACK_SANITIZED) the shadow memory and the
+# allocator's quarantine add tens of MiB of their own (40 MiB seen): the
+# bound there is 96 MiB, still less than the environ, which is the point.
+rss_max=32
+[ -z "${HIJACK_SANITIZED:-}" ] || rss_max=96
+ok "$([ "$rss" -lt $((rss_max * 1024)) ] && echo 0 || echo 1)" "... in little memory ($rss KiB, less than $rss_max MiB)"
 "$HIJACK" --pid "$P" --env=clear --explain >/dev/null
 is $? 0 "--env=clear reads no environ: the same target is entered"
 
