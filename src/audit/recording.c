@@ -25,6 +25,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +257,35 @@ static void flush_out(struct recording *r)
 }
 
 /*
+ * Whether the eight bytes at @p are all printable ASCII other than " and
+ * \, which a JSON string holds as they are: the writer's time goes into
+ * these two loops, and the relay waits for it when the ring fills, so a
+ * recorded session is as fast as an unrecorded one only if they keep up
+ * with a stream.  The tests are the usual word-at-a-time ones: each
+ * answers exactly whether some byte of the word matches.
+ */
+#define BYTES(b) (0x0101010101010101ULL * (b))
+#define HAS_ZERO(w) (((w) - BYTES(1)) & ~(w) & BYTES(0x80))
+#define HAS_LESS(w, b) (((w) - BYTES(b)) & ~(w) & BYTES(0x80))
+
+static inline uint64_t word_at(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+static inline bool plain8(const unsigned char *p)
+{
+	uint64_t w = word_at(p);
+
+	return !((w & BYTES(0x80)) | HAS_LESS(w, 0x20) |
+		 HAS_ZERO(w ^ BYTES(0x7f)) | HAS_ZERO(w ^ BYTES('"')) |
+		 HAS_ZERO(w ^ BYTES('\\')));
+}
+
+/*
  * @len bytes of valid UTF-8 (to_utf8()) as the inside of a JSON string,
  * into @out (room for 6 * @len bytes).  Written here rather than by
  * jansson's encoder, which decodes each code point again: on 50 MB of
@@ -272,8 +303,17 @@ size_t recording_json_escape(const char *in, size_t len, char *out)
 	size_t n = 0, i;
 
 	for (i = 0; i < len; i++) {
-		unsigned char c = p[i];
+		unsigned char c;
 
+		/* Runs of plain text, as most output is, eight bytes a step. */
+		while (i + 8 <= len && plain8(p + i)) {
+			memcpy(out + n, p + i, 8);
+			n += 8;
+			i += 8;
+		}
+		if (i == len)
+			break;
+		c = p[i];
 		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
 			out[n++] = (char)c;
 			continue;
@@ -384,8 +424,17 @@ static size_t to_utf8(struct recording *r, unsigned int way,
 	total = r->carry_len[way] + len;
 	r->carry_len[way] = 0;
 	while (i < total) {
-		unsigned char c = buf[i];
+		unsigned char c;
 
+		/* ASCII, eight bytes a step (plain8()). */
+		while (i + 8 <= total && !(word_at(buf + i) & BYTES(0x80))) {
+			memcpy(out + n, buf + i, 8);
+			n += 8;
+			i += 8;
+		}
+		if (i == total)
+			break;
+		c = buf[i];
 		if (c < 0x80) {
 			out[n++] = (char)c;
 			i++;
@@ -454,15 +503,65 @@ static void stop(struct recording *r, int err)
 	(void)pthread_mutex_unlock(&r->lock);
 }
 
+/*
+ * Up to TAKE_MAX bytes of whole chunks from the ring into @buf, under the
+ * lock: one lock a batch rather than one a chunk, which the relay would
+ * otherwise meet taken at every chunk of a stream.
+ */
+#define TAKE_MAX (64 * 1024)
+
+static size_t take_chunks(struct recording *r, unsigned char *buf)
+{
+	size_t taken = 0;
+	struct chunk c;
+
+	while (r->head != r->tail) {
+		ring_get(r, r->tail, &c, sizeof(c));
+		if (taken + sizeof(c) + c.len > TAKE_MAX)
+			break;
+		ring_get(r, r->tail, buf + taken, sizeof(c) + c.len);
+		taken += sizeof(c) + c.len;
+		r->tail += sizeof(c) + c.len;
+	}
+	return taken;
+}
+
+/* Each chunk of @buf as a line of the recording. */
+static void write_chunks(struct recording *r, const unsigned char *buf,
+			 size_t len)
+{
+	/* Every byte may become U+FFFD: 3 bytes (JSON escapes come later). */
+	char text[3 * (4 + 4096)];
+	struct chunk c;
+	size_t off = 0, n;
+
+	while (off < len) {
+		memcpy(&c, buf + off, sizeof(c));
+		off += sizeof(c);
+		n = to_utf8(r, c.dir, buf + off, c.len, text);
+		off += c.len;
+		if (n)
+			add_line(r, c.usec,
+				 c.dir == HIJACK_RELAY_INPUT ? "i" : "o", text, n);
+		if (r->outlen >= OUT_BATCH)
+			flush_out(r);
+	}
+}
+
 static void *writer_main(void *arg)
 {
 	struct recording *r = arg;
-	/* Every byte may become U+FFFD: 3 bytes (JSON escapes come later). */
-	char text[3 * (4 + 4096)];
-	unsigned char data[4096];
+	unsigned char *data;
 	bool marked = false;
-	struct chunk c;
 	size_t n;
+
+	/* Not on the stack: a thread's stack size is the libc's to choose. */
+	data = malloc(TAKE_MAX);
+	if (!data) {
+		(void)pthread_mutex_lock(&r->lock);
+		stop_locked(r, RECORDING_END_WRITE_ERROR, ENOMEM);
+		goto out;
+	}
 
 	(void)pthread_mutex_lock(&r->lock);
 	for (;;) {
@@ -507,22 +606,16 @@ static void *writer_main(void *arg)
 			}
 			continue;
 		}
-		ring_get(r, r->tail, &c, sizeof(c));
-		ring_get(r, r->tail + sizeof(c), data, c.len);
-		r->tail += sizeof(c) + c.len;
+		n = take_chunks(r, data);
 		(void)pthread_cond_signal(&r->room);
 		if (r->stopped)
 			continue;	/* dropped: the marker said so */
 		(void)pthread_mutex_unlock(&r->lock);
-
-		n = to_utf8(r, c.dir, data, c.len, text);
-		if (n)
-			add_line(r, c.usec,
-				 c.dir == HIJACK_RELAY_INPUT ? "i" : "o", text, n);
-		if (r->outlen >= OUT_BATCH)
-			flush_out(r);
+		write_chunks(r, data, n);
 		(void)pthread_mutex_lock(&r->lock);
 	}
+out:
+	free(data);
 	r->writer_done = true;
 	(void)pthread_cond_broadcast(&r->room);
 	(void)pthread_mutex_unlock(&r->lock);

@@ -182,12 +182,54 @@ START_TEST(recording_json_escape_round_trips)
 }
 END_TEST
 
+/*
+ * The encoder takes plain text eight bytes at a time: a byte that needs an
+ * escape is found at whatever place of the word it falls, and a C1
+ * control's two bytes are found across two words.
+ */
+START_TEST(recording_json_escape_every_place)
+{
+	static const char *const specials[] = {
+		"\x01", "\x1f", "\n", "\"", "\\", "\x7f", "\xc2\x85",
+		"\xc2\x9b", "\xc3\xa9", "\xe2\x80\xa8",
+	};
+	char in[40], out[6 * sizeof(in) + 3];
+	size_t i, at, k, len, slen;
+	json_error_t jerr;
+	json_t *j;
+
+	for (i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
+		slen = strlen(specials[i]);
+		for (at = 0; at + slen <= 24; at++) {
+			memset(in, 'a', 24);
+			memcpy(in + at, specials[i], slen);
+			out[0] = '"';
+			len = recording_json_escape(in, 24, out + 1) + 1;
+			out[len++] = '"';
+			for (k = 0; k < len; k++)
+				ck_assert_msg((unsigned char)out[k] >= 0x20 &&
+					      out[k] != 0x7f &&
+					      !((unsigned char)out[k] == 0xc2 &&
+						(unsigned char)out[k + 1] < 0xa0),
+					      "special %zu at %zu: byte %zu unescaped",
+					      i, at, k);
+			j = json_loadb(out, len, JSON_DECODE_ANY, &jerr);
+			ck_assert_msg(j != NULL, "special %zu at %zu: %s", i, at,
+				      jerr.text);
+			ck_assert_uint_eq(json_string_length(j), 24);
+			ck_assert_mem_eq(json_string_value(j), in, 24);
+			json_decref(j);
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
 		escape_everything_but_printable, escape_never_cuts_an_escape,
 		argv_bounded_and_counted, setenv_names_only, policy_checks,
-		recording_json_escape_round_trips,
+		recording_json_escape_round_trips, recording_json_escape_every_place,
 	};
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("audit");
