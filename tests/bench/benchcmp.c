@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * benchcmp - judge a candidate against a baseline: PASS, FAIL or
- * INCONCLUSIVE, with stated confidence (tests/bench/README.md).
+ * INCONCLUSIVE, with stated confidence (tests/bench/METHOD.md).
  *
  * The decision, per workload, on costs (lower is better):
  *   R = candidate / baseline, estimated by exp(Hodges-Lehmann shift of the

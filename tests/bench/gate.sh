@@ -52,7 +52,7 @@
 #
 # Each pair of boots (A then B, same setup) draws from the master seed an
 # environment pad of 1-46 bytes (and with -R a workload order), so hidden
-# layout biases become variance that the interval contains (README.md).
+# layout biases become variance that the interval contains (METHOD.md).
 # Environment: BENCH_BINDIR (forkbench, benchcmp; default the build tree),
 # HIJACK_ACCEL (see tests/kernel/boot.sh).
 #

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats.h - the statistics of the fork-path gate (see README.md).
+ * stats.h - the statistics of the fork-path gate (see METHOD.md, section 4).
  *
  * All functions are pure: they take arrays of samples and fill result
  * structures.  Distribution quantiles come from GSL.
