@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "internal.h"
+#include "jsonw.h"
 
 int hj_copy(char *dst, size_t size, const char *src)
 {
@@ -30,35 +31,13 @@ int hj_copy(char *dst, size_t size, const char *src)
  */
 bool hj_printable(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp;
+	size_t n;
 
-	while (*p) {
-		unsigned int cp, need, i;
-
-		if (*p < 0x80) {
-			if (*p < 0x20 || *p == 0x7f)
-				return false;
-			p++;
-			continue;
-		}
-		need = *p >= 0xf0 && *p < 0xf5 ? 3 :
-		       *p >= 0xe0 && *p < 0xf0 ? 2 :
-		       *p >= 0xc2 && *p < 0xe0 ? 1 : 0;
-		if (!need)
+	for (; *s; s += n) {
+		n = hj_utf8_char(s, &cp);
+		if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
 			return false;
-		cp = *p & (0x3fu >> need);
-		for (i = 1; i <= need; i++) {
-			/* Also stops at the NUL: it is no continuation byte. */
-			if ((p[i] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (p[i] & 0x3fu);
-		}
-		/* Shortest form only, no surrogate, nothing past U+10FFFF. */
-		if (cp < 0xa0 || (need == 2 && cp < 0x800) ||
-		    (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		p += need + 1;
 	}
 	return true;
 }

@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 28
+plan 31
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -247,6 +247,45 @@ case $out in *"$esc"*) r=1 ;; *) r=0 ;; esac
 ok $r "a container's cgroup name with ESC: escaped in --explain"
 stop_target
 rmdir "/sys/fs/cgroup/pids/$cgesc"
+
+# --explain=json, given names the container chose (its working directory,
+# its cgroup) holding C1 controls (a raw 0x9b, U+009B), DEL, bytes that are
+# not UTF-8 (0xff, a sequence cut short) and valid UTF-8 (é, an emoji).
+# The output must decode as strict UTF-8 and parse, hold no control
+# character unescaped (checked on the decoded characters: the emoji's own
+# bytes include 0x80 to 0x9f), and give each name back by hijack(1)'s
+# rule: a byte that is not UTF-8 as the character of its number.
+cat >"$d/strict.py" <<'PY'
+import codecs, json, os, sys
+codecs.register_error("bytes", lambda e: ("".join(map(chr, e.object[e.start:e.end])), e.end))
+raw = open(sys.argv[1], "rb").read()
+try:
+    text = raw.decode("utf-8")
+    doc = json.loads(text)
+except ValueError as e:
+    print("not strict UTF-8 JSON:", type(e).__name__)
+    raise SystemExit(0)
+ctl = sorted({"%02x" % ord(c) for c in text.rstrip("\n")
+              if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0})
+print("raw controls:", " ".join(ctl) or "none")
+want = lambda s: os.fsencode(s).decode("utf-8", "bytes")
+print("cwd:", "as named" if doc["cwd"]["path"] == want(sys.argv[2]) else ascii(doc["cwd"]["path"]))
+cg = [h["target"] for h in doc["cgroups"]["hierarchies"] if h["controllers"] == "pids"]
+print("cgroup:", "as named" if cg == [want(sys.argv[3])] else ascii(cg))
+PY
+hostile=$(printf 'hjx\233\177\377y\302\233\303\251\360\237\230\200\342\202z')
+mkdir "$d/$hostile"
+start_target --cwd "$d/$hostile"
+cgjs="hj12$hostile.$$"
+mkdir "/sys/fs/cgroup/pids/$cgjs"
+echo "$TARGET" >"/sys/fs/cgroup/pids/$cgjs/cgroup.procs"
+"$HIJACK" --pid "$TARGET" --explain=json >"$d/plan.json" 2>&1
+res=$(python3 "$d/strict.py" "$d/plan.json" "$d/$hostile" "/$cgjs")
+like "$res" "raw controls: none*" "--explain=json with C1, DEL and invalid UTF-8 in names: strict UTF-8 JSON, no raw control"
+like "$res" "*cwd: as named*" "... the working directory given back byte for byte by the rule"
+like "$res" "*cgroup: as named" "... and the cgroup path too"
+stop_target
+rmdir "/sys/fs/cgroup/pids/$cgjs"
 
 # --- hijack killed: the command gets a hangup ------------------------------
 start_target
