@@ -30,13 +30,25 @@ _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
 	_exit(code);
 }
 
-/* Enter the namespaces of s->child_mask, falling back from pidfd to nsfd. */
-int hj_child_enter_ns(struct spawn *s, struct hijack_diag *d)
+/*
+ * Non-dumpable again after a change of credentials.  Born so
+ * (hj_fork_child()), the process must stay so until its exec, but the
+ * kernel sets dumpability to fs.suid_dumpable whenever the effective ids
+ * change or the capabilities are not a subset of the old ones (entering a
+ * user namespace one does not own), and a system set to debug setuid
+ * programs has 1 there: dumpable.
+ */
+static int child_nodump(struct hijack_diag *d)
+{
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return hj_diag_set(d, HIJACK_STEP_CREDS, errno, "PR_SET_DUMPABLE");
+	return 0;
+}
+
+static int enter_ns(struct spawn *s, struct hijack_diag *d)
 {
 	int r;
 
-	if (!s->child_mask)
-		return 0;
 	if (s->method == HIJACK_METHOD_PIDFD) {
 		r = hj_ns_enter_pidfd(s->t->pidfd, s->child_mask, s->t->pid, d);
 		/* EINVAL: a kernel before 5.8 does not take pidfds. */
@@ -47,6 +59,20 @@ int hj_child_enter_ns(struct spawn *s, struct hijack_diag *d)
 	if (r < 0)
 		return r;
 	return hj_ns_enter_fds(s->nsfds, s->child_mask, s->t->pid, d);
+}
+
+/*
+ * Enter the namespaces of s->child_mask, falling back from pidfd to nsfd;
+ * a user namespace among them changes the credentials.
+ */
+int hj_child_enter_ns(struct spawn *s, struct hijack_diag *d)
+{
+	int r;
+
+	if (!s->child_mask)
+		return 0;
+	r = enter_ns(s, d);
+	return r < 0 ? r : child_nodump(d);
 }
 
 static int child_dirs(struct spawn *s, struct hijack_diag *d)
@@ -186,7 +212,8 @@ static int child_parent_death(struct spawn *s, struct hijack_diag *d)
 /*
  * The confinement, in this order and for these reasons:
  *  1. credentials: setgroups/setresgid/setresuid while still privileged,
- *     capabilities kept across the uid change; then, as the command's
+ *     capabilities kept across the uid change, and not dumpable whatever
+ *     the change made of that (child_nodump()); then, as the command's
  *     user, a new session keyring, the parent-death signal (which a uid
  *     change would clear), and the new terminal, if any, so that it is
  *     theirs;
@@ -214,6 +241,9 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 
 	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
 		r = hj_creds_apply(&p->creds, d);
+		if (r < 0)
+			return r;
+		r = child_nodump(d);
 		if (r < 0)
 			return r;
 	}

@@ -81,7 +81,7 @@ int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d);
 void hj_spawn_close(struct spawn *s);
 int hj_enter_pid_for_children(struct spawn *s, struct hijack_diag *d);
-pid_t hj_fork_into_cgroup(struct spawn *s);
+pid_t hj_fork_child(struct spawn *s);
 
 /* spawn-child.c: in the command's process (and the relay's intermediate) */
 _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,

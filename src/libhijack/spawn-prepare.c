@@ -5,11 +5,12 @@
  * root and working directory, the cgroup files the child writes, the
  * --tools view's settings, and the pid namespace its children are born
  * in; and the fork itself, into the target's cgroup v2 where the kernel
- * can.  spawn.c puts these together.
+ * can, of a child that is not dumpable.  spawn.c puts these together.
  */
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "spawn-internal.h"
@@ -132,7 +133,7 @@ int hj_enter_pid_for_children(struct spawn *s, struct hijack_diag *d)
  * Kernels without it get a plain fork(), and the child writes
  * cgroup.procs itself.
  */
-pid_t hj_fork_into_cgroup(struct spawn *s)
+static pid_t fork_into_cgroup(struct spawn *s)
 {
 	struct clone_args a = {
 		.flags = CLONE_INTO_CGROUP,
@@ -152,6 +153,50 @@ pid_t hj_fork_into_cgroup(struct spawn *s)
 	if (errno == ENOSYS || errno == E2BIG || errno == EINVAL)
 		return fork();
 	return -1;
+}
+
+/*
+ * Fork the child that becomes the command (or the relay's intermediate),
+ * non-dumpable from its first instant to its exec.  Until then it holds a
+ * copy of hijack's memory: the caller's environment and arguments, and
+ * whatever else of the host is in it.  Once it runs with the target's
+ * credentials in the target's pid namespace, a process of the container
+ * with the same uid and capabilities could ptrace it or read its
+ * /proc/PID/{environ,mem}; the kernel makes it non-dumpable only when its
+ * uid or gid changes, not when it stays root in a container that shares
+ * the caller's user namespace, nor when a rootless caller becomes the
+ * root of a user namespace it owns.  Non-dumpable, only CAP_SYS_PTRACE
+ * over the user namespace of its memory, the caller's, reaches it.
+ *
+ * No call in the child can do it early enough: the direct shape's child
+ * is born in the target's pid namespace, where the container sees it at
+ * once.  Dumpability belongs to the memory map, which a fork copies with
+ * its flags, so hijack lowers its own for the moment of the fork and
+ * raises it again.  A hijack that is not dumpable to begin with (after a
+ * setuid exec) stays so, and its children with it.  execve() sets the
+ * command's anew by the usual rules, so that once it runs it is exactly
+ * as dumpable as a process the container starts itself.
+ */
+pid_t hj_fork_child(struct spawn *s)
+{
+	bool lowered = false;
+	pid_t pid;
+	int err;
+
+	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1) {
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			return -1;
+		lowered = true;
+	}
+	/* The relay's intermediate joins the cgroups itself. */
+	pid = s->relay ? fork() : fork_into_cgroup(s);
+	if (pid == 0)
+		return 0;
+	err = errno;
+	if (lowered)
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	errno = err;
+	return pid;
 }
 
 /*

@@ -174,7 +174,7 @@ static int start_direct(struct spawn *s, int ownpid, struct hijack_diag *d)
 	pid_t pid;
 	int r = 0;
 
-	pid = hj_fork_into_cgroup(s);
+	pid = hj_fork_child(s);
 	if (pid < 0)
 		r = fork_failed(s, errno, d);
 	if (pid == 0) {
@@ -237,7 +237,7 @@ static int start_relay(struct spawn *s, int *ret_subreaper,
 	    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		return hj_diag_set(d, HIJACK_STEP_FORK, errno,
 				   "PR_SET_CHILD_SUBREAPER");
-	pid = fork();
+	pid = hj_fork_child(s);
 	if (pid < 0)
 		return fork_failed(s, errno, d);
 	if (pid == 0) {

@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 27
+plan 39
 
 for m in pidfd nsfd; do
 	start_target
@@ -226,5 +226,120 @@ for shape in plain pty; do
 	[ -e "$tmp/ran/ran-$shape" ]
 	ok $? "$shape: ... and the command did run"
 done
+
+# Held before its exec, the command's process still holds hijack's memory:
+# the caller's environment and arguments.  A process of the container
+# with the very credentials the command has by then (the same uids and
+# capabilities, here Docker's default set, without CAP_SYS_PTRACE) must
+# neither trace it nor read its environ or mem, though the kernel keeps
+# the process dumpable when the uid does not change (root into a container
+# that shares the caller's user namespace; the relay shape's caller, who
+# owns the target's).  The attacker is a command hijack runs in the
+# target, so it is confined exactly as the container's own processes.
+cat >"$tmp/peek.py" <<'PY'
+import ctypes, errno, os, sys
+pid, secret = int(sys.argv[1]), sys.argv[2].encode()
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+out = []
+try:
+    with open("/proc/%d/environ" % pid, "rb") as f:
+        out.append("environ read" + (", the caller's secret in it" if secret in f.read() else ""))
+except OSError as e:
+    out.append("environ " + errno.errorcode[e.errno])
+try:
+    os.close(os.open("/proc/%d/mem" % pid, os.O_RDONLY))
+    out.append("mem opened")
+except OSError as e:
+    out.append("mem " + errno.errorcode[e.errno])
+for name, req in (("seize", 0x4206), ("attach", 16)):
+    if libc.ptrace(req, pid, None, None) == 0:
+        out.append(name + "d")
+        break
+    out.append(name + " " + errno.errorcode[ctypes.get_errno()])
+print(", ".join(out))
+PY
+docker_caps=0,1,3,4,5,6,7,8,10,13,18,27,29,31
+runner=""
+
+# peek NAME HIJACK-OPTIONS: run $cmd NAME in $TARGET with the exec held and
+# a secret in hijack's environment, let a process of the target peek at
+# the held one ($peeked), then let the exec through.  $owner is who owns
+# hijack's own /proc/PID/status meanwhile: root's once it is not dumpable.
+peek() {
+	name=$1
+	shift
+	hold_start
+	HJ_SECRET=hj19-$$-secret $runner "$HIJACK" --pid "$TARGET" "$@" -- "$cmd" "$name" >"$tmp/err" 2>&1 9>&- &
+	hp=$!
+	peeked="no exec held"
+	if wait_held; then
+		owner=$(stat -c %u "/proc/$hp/status")
+		nspid=$(awk '/^NSpid:/ { print $NF }' "/proc/$held/status")
+		peeked=$($runner "$HIJACK" --pid "$TARGET" "$@" -- python3 "$tmp/peek.py" "$nspid" "hj19-$$-secret" 2>&1 9>&-)
+	fi
+	echo go >&9
+	wait_ran "$name"
+	kill "$TARGET"
+	wait "$hp"
+	hold_stop
+	stop_target
+}
+
+denied="environ EACCES, mem EACCES, seize EPERM, attach EPERM"
+for m in pidfd nsfd; do
+	start_target --caps $docker_caps
+	peek "peek-$m" --method=$m
+	is "$peeked" "$denied" "$m, root with Docker's capabilities: the held process is out of the container's reach"
+	[ -e "$tmp/ran/peek-$m" ]
+	ok $? "$m: ... and the command ran once let through"
+done
+
+start_target --userns $uid
+runner="$FIXTURE --run-as $uid --"
+peek peek-relay --root=keep --wd=/
+runner=""
+is "$peeked" "$denied" "relay shape, the caller's uid: the held process is out of the container's reach"
+[ -e "$tmp/ran/peek-relay" ]
+ok $? "relay: ... and the command ran once let through"
+is "$owner" "$uid" "... while hijack itself, past the fork, is as dumpable as before"
+
+start_target --caps $docker_caps
+if "$HIJACK" --pid "$TARGET" --explain 2>/dev/null | grep -q 'kernel has hijack(2)'; then
+	peek peek-syscall --method=syscall
+	is "$peeked" "$denied" "hijack(2): the held process is out of the container's reach"
+	[ -e "$tmp/ran/peek-syscall" ]
+	ok $? "hijack(2): ... and the command ran once let through"
+else
+	stop_target
+	for i in 1 2; do
+		skip "syscall method, held exec peeked at" "the running kernel has no hijack(2)"
+	done
+fi
+
+# Once it has exec'd, the command is exactly as dumpable as a process the
+# container starts itself (here, one the command starts): execve() sets
+# dumpability anew, from the credentials and the file alone.
+cat >"$tmp/dumpable.py" <<'PY'
+import ctypes, subprocess, sys
+me = ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+if sys.argv[1:] == ["child"]:
+    print(me)
+else:
+    print(me, subprocess.run([sys.executable, sys.argv[0], "child"],
+                             capture_output=True, text=True).stdout.strip())
+PY
+start_target --caps $docker_caps
+is "$("$HIJACK" --pid "$TARGET" -- python3 "$tmp/dumpable.py" 2>&1)" "1 1" \
+	"after its exec the command is dumpable, as a process of the container is (root)"
+stop_target
+start_target --uid $uid --gid $uid
+is "$("$HIJACK" --pid "$TARGET" -- python3 "$tmp/dumpable.py" 2>&1)" "1 1" \
+	"... and as uid $uid"
+stop_target
+start_target --userns $uid
+is "$("$FIXTURE" --run-as $uid -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ -- python3 "$tmp/dumpable.py" 2>&1)" "1 1" \
+	"... and in the relay shape"
+stop_target
 
 finish
