@@ -93,8 +93,15 @@ struct audit_policy {
 bool audit_policy_records(const struct audit_policy *p, const char *engine,
 			  const char *name);
 
-/* One problem found in the policy file, for the CLI's one-line warning. */
+/*
+ * One problem found in a file (the policy file, a session file), for the
+ * CLI's one-line warning.
+ */
 typedef void (*audit_warn_fn)(void *userdata, const char *msg);
+
+/* Tell @warn (when not NULL) a message made as printf() makes it. */
+void audit_warnf(audit_warn_fn warn, void *userdata, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Read @path into @ret (which holds the defaults on entry).  A missing
@@ -112,6 +119,7 @@ enum audit_event {
 	AUDIT_START,	/* the command (copy, tools) is about to start */
 	AUDIT_END,	/* it ended, or entering failed after the start record */
 	AUDIT_FAILED,	/* refused or failed before a start record */
+	AUDIT_END_SESSION,	/* hijack --end-session ended another's entry */
 	_AUDIT_EVENT_MAX,
 };
 
@@ -177,6 +185,23 @@ struct audit_entry {
 	unsigned long long recording_dropped;
 	bool recording_marker_missing;
 	char reason[AUDIT_REASON_MAX];
+	/* its file under HIJACK_SESSIONS_DIR, or "none:WHY" (session.c) */
+	char session_file[AUDIT_TEXT_MAX];
+	/* An entry that hijack --end-session ended: who did (end record). */
+	bool ended_by_set;
+	uid_t ended_by_uid;
+	uid_t ended_by_loginuid;
+	pid_t ended_by_pid;
+	/*
+	 * An end-session record: @session and the target fields are the
+	 * ended entry's, the caller fields the ender's; whose entry it was,
+	 * and how it ended.
+	 */
+	uid_t ended_uid;
+	uid_t ended_loginuid;
+	pid_t ended_pid;	/* its hijack */
+	char outcome[32];
+	unsigned int grace_sec;
 	/* how it ended */
 	int exit_status;
 	char error[AUDIT_TEXT_MAX];	/* why it failed, "" if it did not */
@@ -350,5 +375,173 @@ void recording_tap(void *userdata, enum hijack_relay_dir dir, const void *buf,
 /* Finish the file (bounded, RECORDING_CLOSE_MS) and free @r. */
 enum recording_end recording_close(struct recording *r,
 				   struct recording_result *ret);
+
+/* ---------------------------------------------------------- live sessions */
+
+/*
+ * Where a running entry says so, one file each: SESSION.json, root's,
+ * 0600, in a directory of root's, 0700 (session.c says why each check).
+ * configure --with-sessions-dir changes it; the environment never does.
+ */
+#ifndef HIJACK_SESSIONS_DIR
+#define HIJACK_SESSIONS_DIR "/run/hijack/sessions"
+#endif
+
+/* The most bytes of a session file read: hijack writes about 1 KiB. */
+#define SESSION_FILE_MAX (64 * 1024)
+/* The most session files a listing reads; the rest get one warning. */
+#define SESSIONS_MAX 1024
+/* The most names of the directory looked at to find a session. */
+#define SESSIONS_SCAN_MAX 65536
+
+/*
+ * A process, told apart from any later one with its pid: the start time
+ * is /proc/PID/stat's field 22 (clock ticks since boot), and its
+ * executable's device and inode say it is a hijack (a pid reused within
+ * the same tick by another program still differs there).  The boot id
+ * and the pid namespace say which pids the pid is one of.
+ */
+struct session_proc {
+	pid_t pid;
+	unsigned long long start_time;
+	unsigned long long exe_dev, exe_ino;
+	unsigned long long pidns_ino;
+	char boot_id[37];
+};
+
+/* The marker hijack --end-session puts in a file before its SIGHUP. */
+struct session_ending {
+	bool set;
+	uid_t uid;
+	uid_t loginuid;
+	pid_t pid;
+	unsigned long long usec;	/* CLOCK_REALTIME */
+};
+
+/**
+ * struct live_session - what a session file says, every text escaped as
+ * in the records (audit_escape()) and so printable ASCII only.
+ */
+struct live_session {
+	char id[33];
+	struct session_proc hijack;
+	uid_t uid;
+	uid_t loginuid;
+	uint32_t sessionid;
+	pid_t caller_pid;
+	char tty[64];
+	char target[AUDIT_TEXT_MAX];
+	char engine[32];
+	char name[AUDIT_TEXT_MAX];
+	char ct_id[AUDIT_TEXT_MAX];
+	pid_t target_pid;
+	enum audit_mode mode;
+	char argv[AUDIT_ARGV_MAX];	/* a command, or "" */
+	char path[AUDIT_TEXT_MAX];	/* a file copy's, or "" */
+	unsigned long long since_usec;	/* CLOCK_REALTIME */
+	struct session_ending ending;
+};
+
+enum session_state {
+	SESSION_RUNNING,
+	SESSION_ENDING,		/* running, with an --end-session marker */
+	SESSION_ENDED,		/* its hijack is gone: no end record */
+};
+
+const char *session_state_name(enum session_state state, bool json);
+
+/* The caller's own process, as a session file names it. */
+int session_proc_self(struct session_proc *ret);
+
+/* A session file's contents for @e, hijack being this process. */
+int session_from_entry(struct live_session *ret, const struct audit_entry *e);
+
+/*
+ * Open @dir, each component with O_NOFOLLOW from "/", each owned by
+ * @owner or root and writable by nobody else (a root-owned sticky
+ * directory such as /tmp excepted, but never the last).  With @create,
+ * missing components are made (0755, the last 0700).  Returns the fd, or
+ * -ENOENT when it is missing (without @create), or a negative errno with
+ * a one-line reason in @reterr_why.
+ */
+int session_dir_open(const char *dir, bool create, uid_t owner,
+		     char *reterr_why, size_t whylen);
+
+/* A file name of the directory that is a session's: ID.json. */
+bool session_name_valid(const char *name);
+
+/* 8 to 32 hex digits (either case): a session id or a prefix of one. */
+bool session_id_prefix_valid(const char *s);
+
+/*
+ * Write @s as @dirfd's "ID.json" atomically (a temporary name, then
+ * rename without replacing).  0 or a negative errno.
+ */
+int session_publish(int dirfd, const struct live_session *s);
+
+/*
+ * Read @name of @dirfd: a regular file (no symlink followed), owned by
+ * @owner, mode 0600 or less, one link, at most SESSION_FILE_MAX bytes,
+ * JSON of the expected fields and types, text fields bounded and
+ * printable ASCII, its id its name's.  0, or a negative errno with a
+ * one-line reason in @reterr_why.
+ */
+int session_read(int dirfd, const char *name, uid_t owner,
+		 struct live_session *ret, char *reterr_why, size_t whylen);
+
+/*
+ * Is @p the process that wrote the file, alive?  SESSION_RUNNING (with
+ * a pidfd of it in @ret_pidfd, if not NULL) or SESSION_ENDED; -EXDEV when
+ * it cannot be told (another boot's pid namespace, or another pid
+ * namespace than the caller's); another negative errno on failure.  The
+ * pidfd is opened first and /proc read after, then the pidfd asked
+ * whether its process still lives: so what was read is that process's.
+ */
+int session_proc_check(const struct session_proc *p, int *ret_pidfd);
+
+/*
+ * The --end-session marker: rewrite @s's file with @ending, atomically,
+ * only while the file is there (renameat2(RENAME_EXCHANGE)): -ENOENT
+ * when its hijack removed it meanwhile.
+ */
+int session_mark_ending(int dirfd, const struct live_session *s,
+			const struct session_ending *ending);
+
+/*
+ * Every session file of @dirfd (owned by @owner), at most SESSIONS_MAX,
+ * oldest first, into *@ret (free() it); what is skipped, and why, is told
+ * to @warn.  0 or a negative errno.
+ */
+int session_list(int dirfd, uid_t owner, struct live_session **ret,
+		 size_t *ret_n, audit_warn_fn warn, void *userdata);
+
+/*
+ * The one session whose id begins with @prefix (session_id_prefix_valid),
+ * its file name into @ret_name (at least 40 bytes).  -ENOENT for none,
+ * -ENOTUNIQ for several (their number in *@ret_count).
+ */
+int session_find(int dirfd, const char *prefix, char *ret_name,
+		 size_t *ret_count);
+
+/*
+ * Pidfds of the children of @pid (hijack's command, which hijack
+ * --end-session kills when SIGHUP did not end it), at most @max into
+ * @ret, each checked after its pidfd was opened to be a live child of
+ * @pid.  Their number, or a negative errno.
+ */
+#define SESSION_TASKS_MAX 64
+int session_children(pid_t pid, int *ret, size_t max);
+
+/*
+ * Remove temporary files of writers that died (older than a minute).
+ * Returns how many.
+ */
+int session_prune_temporaries(int dirfd);
+
+/*
+ * Escape @s for a terminal: printable ASCII passes (what session files
+ * hold), anything else is \xHH.  Bounded as audit_escape().
+ */
+bool audit_escape_display(const char *s, char *buf, size_t buflen);
 
 #endif /* HIJACK_AUDIT_H */

@@ -50,3 +50,34 @@ bool audit_escape(const char *s, bool keep_space, char *buf, size_t buflen)
 	buf[n] = '\0';
 	return true;
 }
+
+/*
+ * For a terminal, what a session file holds (session.c): it is already
+ * escaped as above, printable ASCII with its backslashes doubled, and
+ * shown as it is, so that a listing reads like the records.  Anything
+ * else, which hijack never writes, still cannot reach the terminal raw.
+ */
+bool audit_escape_display(const char *s, char *buf, size_t buflen)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (!buflen)
+		return !*s;
+	for (; *p; p++) {
+		bool plain = *p >= ' ' && *p < 0x7f;
+		size_t need = plain ? 1 : 4;
+
+		if (n + need >= buflen) {
+			buf[n] = '\0';
+			return false;
+		}
+		if (plain)
+			buf[n] = (char)*p;
+		else
+			(void)snprintf(buf + n, 5, "\\x%02x", *p);
+		n += need;
+	}
+	buf[n] = '\0';
+	return true;
+}

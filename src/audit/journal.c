@@ -43,6 +43,7 @@ static const char *const message_ids[_AUDIT_EVENT_MAX] = {
 	[AUDIT_START] = "2eb84e2ca95444e3b97bf7ef5fc2c499",
 	[AUDIT_END] = "9fe93aa1ceea423a8a8983939d15c300",
 	[AUDIT_FAILED] = "f7c3ed08a83e47c7bedd047cc727a3ad",
+	[AUDIT_END_SESSION] = "5a5ac10585a24c60aa29978e854d9b1f",
 };
 
 static __typeof__(sd_journal_sendv) *sendv_fn;

@@ -132,7 +132,7 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 		if (!append(msg, sizeof(msg), kv[i].key, kv[i].value))
 			break;
 	s = (struct send_req){ fd, msg,
-			       event == AUDIT_START ||
+			       event == AUDIT_START || event == AUDIT_END_SESSION ||
 				       (event == AUDIT_END && !e->error[0]) };
 	r = audit_with_timeout(do_send, &s, AUDIT_SEND_TIMEOUT_MS);
 	audit_close(fd);

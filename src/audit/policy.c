@@ -33,10 +33,9 @@
 /* A policy is a few lines: anything larger is not one. */
 #define POLICY_MAX 65536
 
-static void __attribute__((format(printf, 3, 4)))
-warnf(audit_warn_fn warn, void *userdata, const char *fmt, ...)
+void audit_warnf(audit_warn_fn warn, void *userdata, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[1024];
 	va_list ap;
 
 	if (!warn)
@@ -147,7 +146,7 @@ static void parse_line(char *line, unsigned int n, const char *path,
 		return;
 	eq = strchr(line, '=');
 	if (!eq) {
-		warnf(warn, ud, "%s:%u: not KEY = VALUE, ignored: %s", path, n,
+		audit_warnf(warn, ud, "%s:%u: not KEY = VALUE, ignored: %s", path, n,
 		      quote(line, q, sizeof(q)));
 		return;
 	}
@@ -167,12 +166,12 @@ static void parse_line(char *line, unsigned int n, const char *path,
 	else if (strcmp(key, "record-dir") == 0)
 		r = parse_dir(val, p);
 	else {
-		warnf(warn, ud, "%s:%u: unknown key, ignored: %s", path, n,
+		audit_warnf(warn, ud, "%s:%u: unknown key, ignored: %s", path, n,
 		      quote(key, q, sizeof(q)));
 		return;
 	}
 	if (r < 0)
-		warnf(warn, ud, "%s:%u: bad value, default kept: %s", path, n,
+		audit_warnf(warn, ud, "%s:%u: bad value, default kept: %s", path, n,
 		      quote(val, q, sizeof(q)));
 }
 
@@ -194,7 +193,7 @@ int audit_policy_load(const char *path, struct audit_policy *ret,
 		if (errno == ENOENT)
 			return -ENOENT;
 		r = -errno;
-		warnf(warn, userdata, "%s: ignored: %s", path,
+		audit_warnf(warn, userdata, "%s: ignored: %s", path,
 		      r == -ELOOP ? "a symlink" : strerror(-r));
 		return r;
 	}
@@ -208,7 +207,7 @@ int audit_policy_load(const char *path, struct audit_policy *ret,
 	if (fstat(fd, &st) < 0 || dfd < 0 || fstat(dfd, &dst) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode) || !trusted(&st) || !trusted(&dst)) {
-		warnf(warn, userdata,
+		audit_warnf(warn, userdata,
 		      "%s: ignored: it and its directory must be root's and writable by root alone",
 		      path);
 		return -EPERM;
@@ -217,7 +216,7 @@ int audit_policy_load(const char *path, struct audit_policy *ret,
 	if (len < 0)
 		return -errno;
 	if (len > POLICY_MAX) {
-		warnf(warn, userdata, "%s: ignored: larger than 64 KiB", path);
+		audit_warnf(warn, userdata, "%s: ignored: larger than 64 KiB", path);
 		return -EFBIG;
 	}
 	buf[len] = '\0';

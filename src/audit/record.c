@@ -22,6 +22,7 @@ static const char *const event_names[_AUDIT_EVENT_MAX] = {
 	[AUDIT_START] = "start",
 	[AUDIT_END] = "end",
 	[AUDIT_FAILED] = "failed",
+	[AUDIT_END_SESSION] = "end-session",
 };
 
 const char *audit_event_name(enum audit_event event)
@@ -311,10 +312,13 @@ size_t audit_fields(const struct audit_entry *e, enum audit_event event,
 		ADD("path", e->path);
 	} else {
 		ADD("argv", e->argv);
-		ADDU("argc", e->argc);
-		ADDU("argv_bytes", e->argv_bytes);
-		if (e->argv_truncated)
-			ADD("argv_truncated", "1");
+		/* An end-session record quotes the ended entry's file. */
+		if (event != AUDIT_END_SESSION) {
+			ADDU("argc", e->argc);
+			ADDU("argv_bytes", e->argv_bytes);
+			if (e->argv_truncated)
+				ADD("argv_truncated", "1");
+		}
 	}
 	if (e->setenv_names[0])
 		ADD("setenv_names", e->setenv_names);
@@ -322,8 +326,25 @@ size_t audit_fields(const struct audit_entry *e, enum audit_event event,
 		ADD("reason", e->reason);
 	if (e->recording[0])
 		ADD("recording", e->recording);
+	if (event == AUDIT_END_SESSION) {
+		/* The caller fields above are the ender's; these the ended's. */
+		ADDU("session_caller_uid", e->ended_uid);
+		ADDU("session_caller_loginuid", e->ended_loginuid);
+		ADDU("session_hijack_pid", e->ended_pid);
+		ADD("outcome", e->outcome);
+		ADDU("grace_sec", e->grace_sec);
+		return n;
+	}
+	if (e->session_file[0])
+		ADD("session_file", e->session_file);
 	if (event == AUDIT_START)
 		return n;
+	if (e->ended_by_set) {
+		ADD("ended_by", "end-session");
+		ADDU("ended_by_uid", e->ended_by_uid);
+		ADDU("ended_by_loginuid", e->ended_by_loginuid);
+		ADDU("ended_by_pid", e->ended_by_pid);
+	}
 	if (e->recording_end[0])
 		ADD("recording_end", e->recording_end);
 	if (e->recording_dropped)
@@ -363,6 +384,13 @@ void audit_summary(const struct audit_entry *e, enum audit_event event,
 			       audit_mode_name(e->mode), e->exit_status,
 			       e->duration_usec / 1000000,
 			       e->duration_usec / 1000 % 1000);
+		break;
+	case AUDIT_END_SESSION:
+		(void)snprintf(buf, buflen,
+			       "uid %u ended session %s of uid %u in %s (%s): %s",
+			       (unsigned int)e->uid, e->session,
+			       (unsigned int)e->ended_uid, e->target,
+			       audit_mode_name(e->mode), e->outcome);
 		break;
 	default:
 		(void)snprintf(buf, buflen, "uid %u could not enter %s (%s): %s",

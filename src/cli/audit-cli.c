@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "audit-cli.h"
+#include "sessions-cli.h"
 
 #define EXIT_HIJACK_FAILED 125
 
@@ -39,7 +40,8 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a)
 	struct audit_entry *e = &au->entry;
 	char target[32];
 
-	*au = (struct cli_audit){ .policy = AUDIT_POLICY_DEFAULT };
+	*au = (struct cli_audit){ .policy = AUDIT_POLICY_DEFAULT,
+				  .session_dirfd = -EBADF };
 	(void)audit_policy_load(HIJACK_POLICY_FILE, &au->policy, warn_line, NULL);
 	au->on = au->policy.audit;
 	if (au->on)
@@ -165,14 +167,20 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 	bool none_runs;
 
 	start_recording(au, a, plan, ct);
-	if (!au->on)
-		return;
+	/* The records and the live session's file say the same. */
 	audit_entry_set_plan(e, plan, hijack_target_pidfd(t));
 	if (ct)
 		audit_entry_set_container(e, ct);
 	else
 		(void)snprintf(e->engine, sizeof(e->engine), "pid");
 	e->mode = mode_of(a, plan->pty_fds != 0);
+	/*
+	 * Whatever the policy says of records: --sessions and --end-session
+	 * are how an administrator sees and stops entries, not a trail.
+	 */
+	cli_session_begin(au);
+	if (!au->on)
+		return;
 	if (audit_write(e, AUDIT_START, why, sizeof(why), &none_runs)) {
 		au->started = true;
 		return;
@@ -180,6 +188,7 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 	if (au->policy.fail_closed) {
 		fprintf(stderr, "hijack: audit: no destination took the start record (%s), and %s says on-audit-failure = refuse\n",
 			why, HIJACK_POLICY_FILE);
+		cli_session_end(au);
 		exit(EXIT_HIJACK_FAILED);
 	}
 	/*
@@ -226,6 +235,8 @@ void cli_audit_end(struct cli_audit *au, int exit_status,
 {
 	char error[AUDIT_TEXT_MAX] = "";
 
+	/* First: a listing must not show as running what has ended. */
+	cli_session_end(au);
 	end_recording(au);
 	if (!au->on)
 		return;

@@ -20,6 +20,9 @@ struct cli_audit {
 	bool started;		/* the start record was written */
 	struct recording *rec;	/* the session's recording, or NULL */
 	struct hijack_relay_tap tap;	/* feeds @rec */
+	/* The entry's file under HIJACK_SESSIONS_DIR (sessions-cli.c). */
+	bool session_listed;
+	int session_dirfd;
 };
 
 /*
@@ -32,8 +35,9 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a);
 /*
  * The plan is made: start the session's recording when --record or the
  * policy asks for one (exits 125, after a "failed" record, when it cannot
- * be made), then write the start record.  With on-audit-failure = refuse
- * and no destination taking it, exits 125; otherwise a warning.
+ * be made), write the live session's file (hijack --sessions), then the
+ * start record.  With on-audit-failure = refuse and no destination taking
+ * it, exits 125; otherwise a warning.
  */
 void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 		     const struct hijack_plan *plan,
@@ -45,8 +49,9 @@ const struct hijack_relay_tap *cli_audit_tap(const struct cli_audit *au);
 
 /*
  * The entry is over with @exit_status (as hijack exits); @d, if not NULL,
- * says why it failed.  Writes the end record, or the "failed" record when
- * no start record was written.
+ * says why it failed.  Removes the live session's file, then writes the
+ * end record (saying so when hijack --end-session ended it), or the
+ * "failed" record when no start record was written.
  */
 void cli_audit_end(struct cli_audit *au, int exit_status,
 		   const struct hijack_diag *d);

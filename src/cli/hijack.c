@@ -8,7 +8,6 @@
  * hijack_opts, asks libhijack to plan and run, and maps the result to an
  * exit status (see hijack(1)).
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -18,12 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <libsmartcols.h>
-
 #include "audit-cli.h"
 #include "copy-hash.h"
 #include "hijack.h"
 #include "options.h"
+#include "scols.h"
+#include "sessions-cli.h"
 
 /* As env(1), chroot(1) and podman: hijack(1), EXIT STATUS. */
 #define EXIT_HIJACK_FAILED 125
@@ -38,6 +37,8 @@ static void usage(void)
 	      " hijack [options] [--] TARGET [command [arg...]]\n"
 	      " hijack [options] --pid PID [--] [command [arg...]]\n"
 	      " hijack --list [--json]\n"
+	      " hijack --sessions [--json] [--prune]\n"
+	      " hijack --end-session ID [--grace SECONDS] [--reason TEXT]\n"
 	      "\n"
 	      "Run a program inside a running container: its namespaces, root and\n"
 	      "working directory, cgroups, credentials, capabilities, seccomp filters,\n"
@@ -71,6 +72,12 @@ static void usage(void)
 	      "                        (see hijack(1), AUDIT)\n"
 	      "     --record           record the session's terminal (asciicast v2,\n"
 	      "                        root's; see hijack(1), AUDIT)\n"
+	      "     --sessions         list the entries running now (root only);\n"
+	      "                        --json for JSON, --prune to remove the files\n"
+	      "                        of those that ended without an end record\n"
+	      "     --end-session ID   end a running entry (root only): SIGHUP, then\n"
+	      "                        SIGKILL after --grace SECONDS (default 5);\n"
+	      "                        ID: its session id or 8+ hex digits of it\n"
 	      "\n"
 	      "Files, with no program of the container's (no command then):\n"
 	      "     --read-file PATH   copy PATH inside the container to standard output\n"
@@ -103,7 +110,8 @@ static void usage(void)
 	      "Exit status: the command's; 128+N if it was killed by signal N;\n"
 	      "125 if hijack failed, 126 if the command cannot run, 127 if not found;\n"
 	      "a file copy: 0, or 1 when the file could not be read or written\n"
-	      "(or was refused: not a regular file, in /proc, over --max-size).\n"
+	      "(or was refused: not a regular file, in /proc, over --max-size);\n"
+	      "--end-session: 0 when the session ended, 1 when no such session runs.\n"
 	      "For more details see hijack(1).\n",
 	      stdout);
 }
@@ -209,39 +217,9 @@ static _Noreturn void fail_entry(struct cli_audit *au,
 
 /*
  * --list: a table like lsns(8)'s, or JSON, through libsmartcols, which
- * also escapes whatever an engine calls its containers.  libsmartcols is
- * opened here, not linked: every entry paid for loading and relocating it
- * (0.15 ms of CPU) and only --list uses it.
+ * also escapes whatever an engine calls its containers (scols.h says why
+ * it is opened, not linked).
  */
-#define SCOLS_FN(fn) __typeof__(fn) *fn
-struct scols_api {
-	SCOLS_FN(scols_new_table);
-	SCOLS_FN(scols_table_enable_json);
-	SCOLS_FN(scols_table_set_name);
-	SCOLS_FN(scols_table_new_column);
-	SCOLS_FN(scols_column_set_json_type);
-	SCOLS_FN(scols_table_new_line);
-	SCOLS_FN(scols_line_set_data);
-	SCOLS_FN(scols_print_table);
-	SCOLS_FN(scols_unref_table);
-};
-#undef SCOLS_FN
-
-static void scols_open(struct scols_api *a)
-{
-	void *h = dlopen(SMARTCOLS_SONAME, RTLD_LAZY | RTLD_LOCAL);
-
-#define SCOLS_SYM(fn) (a->fn = h ? (__typeof__(a->fn))dlsym(h, #fn) : NULL)
-	if (!SCOLS_SYM(scols_new_table) | !SCOLS_SYM(scols_table_enable_json) |
-	    !SCOLS_SYM(scols_table_set_name) | !SCOLS_SYM(scols_table_new_column) |
-	    !SCOLS_SYM(scols_column_set_json_type) |
-	    !SCOLS_SYM(scols_table_new_line) | !SCOLS_SYM(scols_line_set_data) |
-	    !SCOLS_SYM(scols_print_table) | !SCOLS_SYM(scols_unref_table)) {
-		fprintf(stderr, "hijack: list: cannot load %s\n", SMARTCOLS_SONAME);
-		exit(EXIT_HIJACK_FAILED);
-	}
-#undef SCOLS_SYM
-}
 
 /*
  * A container an engine found but did not believe (an LXC monitor socket
@@ -284,7 +262,7 @@ static int list_containers(bool json)
 	size_t i, n = 0, refused = 0;
 	int r;
 
-	scols_open(&sc);
+	scols_open(&sc, "list");
 	if (hijack_containers_list(NULL, &v, &n, &d) < 0)
 		fail(&d, EXIT_HIJACK_FAILED);
 	tb = sc.scols_new_table();
@@ -423,6 +401,10 @@ int main(int argc, char **argv)
 
 	if (a.action == CLI_LIST)
 		return list_containers(a.json);
+	if (a.action == CLI_SESSIONS)
+		return cli_sessions(&a);
+	if (a.action == CLI_END_SESSION)
+		return cli_end_session(&a);
 
 	if (a.action == CLI_RUN)
 		cli_audit_begin(&au, &a);

@@ -217,3 +217,18 @@ int optval_preserve_fds(const char *s, unsigned int *ret, char *err,
 	*ret = (unsigned int)n;
 	return 0;
 }
+
+int optval_grace(const char *s, unsigned int *ret, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || !isdigit((unsigned char)*s) ||
+	    v > CLI_GRACE_MAX)
+		return fail("invalid --grace '%s': whole seconds, 0 to %d", s,
+			    CLI_GRACE_MAX);
+	*ret = (unsigned int)v;
+	return 0;
+}

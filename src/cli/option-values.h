@@ -29,6 +29,8 @@ int optval_dir(const char *s, const char *opt, bool absolute,
 int optval_part(const char *s, const char *opt, const char *none_word,
 		enum hijack_part_mode *ret, char *err, size_t errlen);
 int optval_mode(const char *s, int *ret, char *err, size_t errlen);
+/* --grace: whole seconds, 0 to CLI_GRACE_MAX. */
+int optval_grace(const char *s, unsigned int *ret, char *err, size_t errlen);
 int optval_size(const char *s, const char *opt, uint64_t *ret, char *err,
 		size_t errlen);
 int optval_seccomp(const char *s, struct hijack_opts *o, char *err,

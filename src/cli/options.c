@@ -42,6 +42,10 @@ enum {
 	OPT_TOOLS,
 	OPT_REASON,
 	OPT_RECORD,
+	OPT_SESSIONS,
+	OPT_PRUNE,
+	OPT_END_SESSION,
+	OPT_GRACE,
 };
 
 static const struct option longopts[] = {
@@ -83,6 +87,10 @@ static const struct option longopts[] = {
 	{ "tools",   optional_argument, NULL, OPT_TOOLS },
 	{ "reason",  required_argument, NULL, OPT_REASON },
 	{ "record",  no_argument,       NULL, OPT_RECORD },
+	{ "sessions", no_argument,      NULL, OPT_SESSIONS },
+	{ "prune",   no_argument,       NULL, OPT_PRUNE },
+	{ "end-session", required_argument, NULL, OPT_END_SESSION },
+	{ "grace",   required_argument, NULL, OPT_GRACE },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ "version", no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -145,6 +153,7 @@ void cli_free(struct cli_args *a)
 /* What parsing has seen so far, beyond what cli_args holds. */
 struct parse_state {
 	bool have_pid;
+	bool have_grace;
 	bool have_mode;
 	bool have_max_size;
 	int mode;		/* --mode, or -1 */
@@ -256,6 +265,11 @@ static int option_action(int c, const char *arg, char **argv,
 			 struct cli_args *a, struct parse_state *st, char *err,
 			 size_t errlen)
 {
+	/* --list or --explain after --sessions or --end-session. */
+	if ((c == OPT_EXPLAIN || c == OPT_LIST) &&
+	    (a->action == CLI_SESSIONS || a->action == CLI_END_SESSION))
+		return fail("%s cannot be combined with another action",
+			    a->action == CLI_SESSIONS ? "--sessions" : "--end-session");
 	switch (c) {
 	case OPT_EXPLAIN:
 		if (!arg || strcmp(arg, "text") == 0)
@@ -298,6 +312,23 @@ static int option_action(int c, const char *arg, char **argv,
 	case OPT_RECORD:
 		a->record = true;
 		return OPTION_TAKEN;
+	case OPT_SESSIONS:
+	case OPT_END_SESSION:
+		/* One thing to do at a time: which would win is not obvious. */
+		if (a->action != CLI_RUN)
+			return fail("%s cannot be combined with another action",
+				    c == OPT_SESSIONS ? "--sessions" : "--end-session");
+		a->action = c == OPT_SESSIONS ? CLI_SESSIONS : CLI_END_SESSION;
+		/* Checked when used: a bad id is the action's one-line error. */
+		if (c == OPT_END_SESSION)
+			a->end_session = arg;
+		return OPTION_TAKEN;
+	case OPT_PRUNE:
+		a->prune = true;
+		return OPTION_TAKEN;
+	case OPT_GRACE:
+		st->have_grace = true;
+		return optval_grace(arg, &a->grace, err, errlen);
 	case 'h':
 		a->action = CLI_HELP;
 		return OPTION_STOP;
@@ -350,6 +381,7 @@ static int take_target(int argc, char **argv, struct cli_args *a,
 	bool ended;
 
 	if (st->have_pid || a->target || a->action == CLI_LIST ||
+	    a->action == CLI_SESSIONS || a->action == CLI_END_SESSION ||
 	    optind >= argc)
 		return 0;
 	/*
@@ -370,6 +402,34 @@ static int take_target(int argc, char **argv, struct cli_args *a,
 	return !ended;
 }
 
+/*
+ * --sessions [--json] [--prune] and --end-session ID [--grace S]
+ * [--reason TEXT]: nothing of an entry goes with them.
+ */
+static int check_session_action(int argc, const struct cli_args *a,
+				const struct parse_state *st, char *err,
+				size_t errlen)
+{
+	const char *what = a->action == CLI_SESSIONS ? "--sessions" :
+						       "--end-session";
+
+	if (st->have_pid || a->target || optind < argc)
+		return fail("%s takes no target and no command", what);
+	if (a->record || a->copy || a->tools)
+		return fail("%s does not enter: no --record, --tools or file copy",
+			    what);
+	if (a->action == CLI_SESSIONS) {
+		if (a->reason)
+			return fail("--reason goes with an entry or --end-session, not --sessions");
+		if (st->have_grace)
+			return fail("--grace goes with --end-session");
+		return 0;
+	}
+	if (a->json || a->prune)
+		return fail("--json and --prune go with --sessions, not --end-session");
+	return 0;
+}
+
 /* Options that make no sense together, once all are known. */
 static int check_combinations(const struct cli_args *a,
 			      const struct parse_state *st, char *err,
@@ -378,7 +438,11 @@ static int check_combinations(const struct cli_args *a,
 	const struct hijack_opts *o = &a->opts;
 
 	if (a->json)
-		return fail("--json goes with --list (for --explain: --explain=json)");
+		return fail("--json goes with --list or --sessions (for --explain: --explain=json)");
+	if (a->prune)
+		return fail("--prune goes with --sessions");
+	if (st->have_grace)
+		return fail("--grace goes with --end-session");
 	if (st->have_mode && (!a->copy || a->file.op != HIJACK_FILE_WRITE))
 		return fail("--mode goes with --write-file");
 	if (st->have_max_size && (!a->copy || a->file.op != HIJACK_FILE_READ))
@@ -450,6 +514,9 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 	a->env_given = false;
 	a->reason = NULL;
 	a->record = false;
+	a->prune = false;
+	a->end_session = NULL;
+	a->grace = CLI_GRACE_DEFAULT;
 	a->file = (struct hijack_file){ .fd = -EBADF, .mode = -1 };
 	a->max_size = HIJACK_FILE_MAX_DEFAULT;
 	do {
@@ -468,8 +535,12 @@ int cli_parse(int argc, char **argv, struct cli_args *a, char *err,
 			return fail("--reason goes with an entry, not --list");
 		if (a->record)
 			return fail("--record goes with an entry, not --list");
+		if (a->prune || st.have_grace)
+			return fail("--list takes no --prune or --grace");
 		return 0;
 	}
+	if (a->action == CLI_SESSIONS || a->action == CLI_END_SESSION)
+		return check_session_action(argc, a, &st, err, errlen);
 	r = check_combinations(a, &st, err, errlen);
 	if (r < 0)
 		return r;

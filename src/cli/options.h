@@ -15,13 +15,22 @@ enum cli_action {
 	CLI_HELP,
 	CLI_VERSION,
 	CLI_LIST,
+	CLI_SESSIONS,		/* --sessions */
+	CLI_END_SESSION,	/* --end-session ID */
 };
+
+/* --end-session's wait between SIGHUP and SIGKILL, by default and at most. */
+#define CLI_GRACE_DEFAULT 5
+#define CLI_GRACE_MAX 3600
 
 struct cli_args {
 	struct hijack_opts opts;
 	enum cli_action action;
 	const char *target;	/* "[ENGINE:]NAME", or NULL with --pid */
-	bool json;		/* --list --json */
+	bool json;		/* --list --json, --sessions --json */
+	bool prune;		/* --sessions --prune */
+	const char *end_session;	/* --end-session: the id as given */
+	unsigned int grace;	/* --grace: seconds */
 	bool copy;		/* --read-file or --write-file: file holds it */
 	struct hijack_file file;
 	uint64_t max_size;	/* --max-size: the most bytes --read-file reads */

@@ -48,14 +48,8 @@ teardown() {
 trap teardown EXIT
 bail() { echo "Bail out! $*"; exit 1; }
 
-mount -t tmpfs -o mode=755 tmpfs /run/systemd 2>/dev/null ||
-	{ mkdir -p /run/systemd && mount -t tmpfs -o mode=755 tmpfs /run/systemd; } ||
-	bail "tmpfs on /run/systemd"
-mkdir -p /run/systemd/journal /run/log
-mount -t tmpfs -o mode=755 tmpfs /run/log || bail "tmpfs on /run/log"
-[ ! -d /var/log/journal ] || mount -t tmpfs tmpfs /var/log/journal
 mount -t tmpfs -o mode=755 tmpfs /etc/hijack || bail "tmpfs on /etc/hijack"
-journald_up
+journal_private
 
 # policy LINES...: /etc/hijack/hijack.conf, root's and 0644.
 policy() {

@@ -1,10 +1,24 @@
 # journal.sh - a systemd-journald of the test's own, and hijack's records
-# read back from it, for the audit tests (22-audit.t, 24-record.t).  The
-# test has mounted tmpfs on /run/systemd and /run/log in a private mount
-# namespace first; $tmp is its scratch directory.
+# read back from it, for the audit tests (22-audit.t, 24-record.t,
+# 25-sessions.t).  The test has mounted tmpfs on /run/systemd and /run/log
+# in a private mount namespace first (journal_private does both); $tmp is
+# its scratch directory.
 
 jd_pid=""
 journald=/lib/systemd/systemd-journald
+
+# journal_private: tmpfs on /run/systemd and /run/log (and on
+# /var/log/journal, where journald would write instead when it exists),
+# then a journald; in the test's private mount namespace, with bail().
+journal_private() {
+	mount -t tmpfs -o mode=755 tmpfs /run/systemd 2>/dev/null ||
+		{ mkdir -p /run/systemd && mount -t tmpfs -o mode=755 tmpfs /run/systemd; } ||
+		bail "tmpfs on /run/systemd"
+	mkdir -p /run/systemd/journal /run/log
+	mount -t tmpfs -o mode=755 tmpfs /run/log || bail "tmpfs on /run/log"
+	[ ! -d /var/log/journal ] || mount -t tmpfs tmpfs /var/log/journal
+	journald_up
+}
 
 journald_up() {
 	rm -f /run/systemd/journal/socket

@@ -195,6 +195,30 @@ START_TEST(targets)
 }
 END_TEST
 
+/* --sessions and --end-session: actions of their own, no entry. */
+START_TEST(sessions)
+{
+	ck_assert_int_eq(PARSE("--sessions", "--json", "--prune"), 0);
+	ck_assert_int_eq(a.action, CLI_SESSIONS);
+	ck_assert(a.json && a.prune);
+	ck_assert_ptr_null(a.target);
+	ck_assert_int_eq(PARSE("--end-session", "0123abcd", "--reason", "ticket 7"), 0);
+	ck_assert_int_eq(a.action, CLI_END_SESSION);
+	ck_assert_str_eq(a.end_session, "0123abcd");
+	ck_assert_uint_eq(a.grace, CLI_GRACE_DEFAULT);
+	ck_assert_str_eq(a.reason, "ticket 7");
+	/* The id is checked when used, for a one-line error there. */
+	ck_assert_int_eq(PARSE("--end-session=not-hex", "--grace=0"), 0);
+	ck_assert_str_eq(a.end_session, "not-hex");
+	ck_assert_uint_eq(a.grace, 0);
+	/* An entry after a listing in the same process: nothing carried over. */
+	ck_assert_int_eq(PARSE("--pid", "1"), 0);
+	ck_assert_int_eq(a.action, CLI_RUN);
+	ck_assert(!a.prune);
+	ck_assert_ptr_null(a.end_session);
+}
+END_TEST
+
 /* --read-file/--write-file, and options after TARGET. */
 START_TEST(files)
 {
@@ -272,7 +296,22 @@ START_TEST(bad_input)
 		{ { "--", "" }, "empty container name" },
 		{ { "--list", "web" }, "--list takes no target and no command" },
 		{ { "--list", "--pid", "1" }, "--list takes no target and no command" },
-		{ { "--json", "web" }, "--json goes with --list (for --explain: --explain=json)" },
+		{ { "--json", "web" }, "--json goes with --list or --sessions (for --explain: --explain=json)" },
+		{ { "--sessions", "web" }, "--sessions takes no target and no command" },
+		{ { "--sessions", "--pid", "1" }, "--sessions takes no target and no command" },
+		{ { "--sessions", "--reason=x" }, "--reason goes with an entry or --end-session, not --sessions" },
+		{ { "--sessions", "--grace=1" }, "--grace goes with --end-session" },
+		{ { "--sessions", "--list" }, "--sessions cannot be combined with another action" },
+		{ { "--end-session=abcdef01", "--sessions" }, "--sessions cannot be combined with another action" },
+		{ { "--end-session=abcdef01", "--json" }, "--json and --prune go with --sessions, not --end-session" },
+		{ { "--end-session=abcdef01", "--", "sh" }, "--end-session takes no target and no command" },
+		{ { "--end-session=abcdef01", "--record" }, "--end-session does not enter: no --record, --tools or file copy" },
+		{ { "--end-session=abcdef01", "--grace=5s" }, "invalid --grace '5s': whole seconds, 0 to 3600" },
+		{ { "--end-session=abcdef01", "--grace=3601" }, "invalid --grace '3601': whole seconds, 0 to 3600" },
+		{ { "--end-session=abcdef01", "--grace=-1" }, "invalid --grace '-1': whole seconds, 0 to 3600" },
+		{ { "--end-session" }, "option '--end-session' needs an argument" },
+		{ { "--pid", "1", "--prune" }, "--prune goes with --sessions" },
+		{ { "--pid", "1", "--grace=1" }, "--grace goes with --end-session" },
 		{ { "--pid", "0" }, "invalid pid '0': a positive process id is needed" },
 		{ { "--pid", "-3" }, "invalid pid '-3': a positive process id is needed" },
 		{ { "--pid", "4x" }, "invalid pid '4x': a positive process id is needed" },
@@ -343,6 +382,7 @@ int main(void)
 	tcase_add_test(tc, confinement);
 	tcase_add_test(tc, targets);
 	tcase_add_test(tc, files);
+	tcase_add_test(tc, sessions);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
