@@ -43,13 +43,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!err[0])
 			abort();
 	} else if (a.action != CLI_HELP && a.action != CLI_VERSION &&
-		   a.action != CLI_LIST &&
+		   a.action != CLI_LIST && a.action != CLI_SESSIONS &&
+		   a.action != CLI_END_SESSION &&
 		   (!a.argv || !a.argv[0] ||
 		    (a.opts.pid <= 0) == !(a.target && *a.target))) {
 		/* A run needs a command and one target: a pid or a name. */
 		abort();
-	} else if (a.action == CLI_LIST && (a.target || a.opts.pid > 0)) {
-		abort();	/* --list takes no target */
+	} else if ((a.action == CLI_LIST || a.action == CLI_SESSIONS ||
+		    a.action == CLI_END_SESSION) &&
+		   (a.target || a.opts.pid > 0)) {
+		/* --list, --sessions and --end-session take no target. */
+		abort();
 	}
 	cli_free(&a);
 	free(buf);
