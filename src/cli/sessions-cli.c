@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,15 +437,21 @@ static bool ended_within(int pidfd, unsigned int ms)
 	}
 }
 
-/* SIGKILL to @pid's children: the command, which ignored SIGHUP. */
-static size_t kill_children(pid_t pid)
+/*
+ * SIGKILL to the children of hijack (@pid, @pidfd): the command, which
+ * ignored SIGHUP.  The children are found by @pid's number; hijack still
+ * there after they were (@pidfd, which a reused number cannot fool) shows
+ * that the number was still its own when their parent was read.
+ */
+static size_t kill_children(pid_t pid, int pidfd)
 {
 	int fds[CHILDREN_MAX];
 	int n = session_children(pid, fds, CHILDREN_MAX), i;
+	bool ours = pidfd_send_signal(pidfd, 0, NULL, 0) == 0;
 	size_t killed = 0;
 
 	for (i = 0; i < n; i++) {
-		if (pidfd_send_signal(fds[i], SIGKILL, NULL, 0) == 0)
+		if (ours && pidfd_send_signal(fds[i], SIGKILL, NULL, 0) == 0)
 			killed++;
 		(void)close(fds[i]);
 	}
@@ -586,7 +593,7 @@ static const char *end_it(struct ender *x)
 	if (ended_within(x->pidfd, x->a->grace * 1000U))
 		return "hangup";
 	/* hijack itself then ends as it would: its end record says 137. */
-	if (kill_children(x->s->hijack.pid) &&
+	if (kill_children(x->s->hijack.pid, x->pidfd) &&
 	    ended_within(x->pidfd, AFTER_COMMAND_KILL_MS))
 		return "command-killed";
 	if (pidfd_send_signal(x->pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
@@ -595,7 +602,7 @@ static const char *end_it(struct ender *x)
 		return "failed";
 	}
 	/* The command, when there was none to kill before (stopped, racing). */
-	(void)kill_children(x->s->hijack.pid);
+	(void)kill_children(x->s->hijack.pid, x->pidfd);
 	if (!ended_within(x->pidfd, AFTER_KILL_MS)) {
 		fprintf(stderr, "hijack: end-session: pid %d did not end after SIGKILL\n",
 			(int)x->s->hijack.pid);
