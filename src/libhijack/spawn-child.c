@@ -334,9 +334,10 @@ static void close_all_but(int keep1, int keep2)
 
 /*
  * The copy, in place of the exec: first become what the exec would have
- * made of us.  Its fds are closed, its capabilities transformed as
- * execve() would (caps.c), and it is made non-dumpable: its memory is
- * hijack's, the host's, and must not be read or traced from the container.
+ * made of us.  Its fds are closed and its capabilities transformed as
+ * execve() would (caps.c).  It stays non-dumpable to its end, as it was
+ * born (hj_fork_child()) and kept after each change of credentials
+ * (child_nodump()): its memory is hijack's, the host's.
  */
 static _Noreturn void child_file(struct spawn *s)
 {
@@ -345,10 +346,6 @@ static _Noreturn void child_file(struct spawn *s)
 	int keep = s->file->fd > 2 ? s->file->fd : s->status_w;
 
 	close_all_but(s->status_w, keep);
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-		(void)hj_diag_set(&d, HIJACK_STEP_FDS, errno, "PR_SET_DUMPABLE");
-		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	}
 	if (hj_caps_as_after_exec(&d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	hj_send_msg(s->status_w, &m);

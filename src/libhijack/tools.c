@@ -140,9 +140,7 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 
 	if (!dir)
 		dir = HIJACK_TOOLS_DIR;
-	/* Until exec makes it so for good: see the top of this file. */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return hj_diag_set(d, HIJACK_STEP_ROOT, errno, "PR_SET_DUMPABLE");
+	/* Not dumpable since its fork (hj_fork_child()), to its exec. */
 	r = hj_tools_view(t, dir, ret_pts, d);
 	if (r < 0)
 		return r;
