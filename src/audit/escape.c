@@ -24,7 +24,27 @@ static bool passes(unsigned char c, bool keep_space)
 	return c > ' ' && c < 0x7f && c != '\\' && c != '"' && c != ']';
 }
 
-bool audit_escape(const char *s, bool keep_space, char *buf, size_t buflen)
+/* The width of @c escaped for a record (audit_escape()). */
+static size_t record_width(unsigned char c, bool keep_space)
+{
+	return passes(c, keep_space) ? 1 : c == '\\' ? 2 : 4;
+}
+
+/*
+ * For a terminal, what a session file holds (session.c): it is already
+ * escaped for a record, printable ASCII with its backslashes doubled, and
+ * shown as it is, so that a listing reads like the records.  Anything
+ * else, which hijack never writes, still cannot reach the terminal raw.
+ */
+static size_t display_width(unsigned char c, bool unused)
+{
+	(void)unused;
+	return c >= ' ' && c < 0x7f ? 1 : 4;
+}
+
+/* @s into @buf, each byte as wide as @width says: itself, \\ or \xHH. */
+static bool escape(const char *s, size_t (*width)(unsigned char, bool),
+		   bool keep_space, char *buf, size_t buflen)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = 0;
@@ -32,7 +52,7 @@ bool audit_escape(const char *s, bool keep_space, char *buf, size_t buflen)
 	if (!buflen)
 		return !*s;
 	for (; *p; p++) {
-		size_t need = passes(*p, keep_space) ? 1 : *p == '\\' ? 2 : 4;
+		size_t need = width(*p, keep_space);
 
 		/* Stop before the escape that would not fit whole. */
 		if (n + need >= buflen) {
@@ -51,33 +71,12 @@ bool audit_escape(const char *s, bool keep_space, char *buf, size_t buflen)
 	return true;
 }
 
-/*
- * For a terminal, what a session file holds (session.c): it is already
- * escaped as above, printable ASCII with its backslashes doubled, and
- * shown as it is, so that a listing reads like the records.  Anything
- * else, which hijack never writes, still cannot reach the terminal raw.
- */
+bool audit_escape(const char *s, bool keep_space, char *buf, size_t buflen)
+{
+	return escape(s, record_width, keep_space, buf, buflen);
+}
+
 bool audit_escape_display(const char *s, char *buf, size_t buflen)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
-
-	if (!buflen)
-		return !*s;
-	for (; *p; p++) {
-		bool plain = *p >= ' ' && *p < 0x7f;
-		size_t need = plain ? 1 : 4;
-
-		if (n + need >= buflen) {
-			buf[n] = '\0';
-			return false;
-		}
-		if (plain)
-			buf[n] = (char)*p;
-		else
-			(void)snprintf(buf + n, 5, "\\x%02x", *p);
-		n += need;
-	}
-	buf[n] = '\0';
-	return true;
+	return escape(s, display_width, false, buf, buflen);
 }
