@@ -54,7 +54,7 @@
 #define AFTER_COMMAND_KILL_MS 3000
 /* How long a SIGKILLed hijack has to be gone. */
 #define AFTER_KILL_MS 2000
-/* The most children of a hijack killed: its command, and a relay's. */
+/* The most children of a hijack killed: its command and its intermediate. */
 #define CHILDREN_MAX 16
 /* Warnings of one listing, then one line for the rest. */
 #define WARNINGS_MAX 16

@@ -65,6 +65,15 @@ int hj_root_read(int rootfd, const char *rel, size_t max, char **ret,
 		 size_t *ret_len);
 int hj_status_field(const char *status, const char *key, char *buf,
 		    size_t size);
+
+/* This process's own arguments in its memory (proc.c). */
+struct hj_args {
+	char *start;
+	size_t len;
+};
+#define HJ_ARGS_MAX (64UL << 20)	/* far above what an exec passes */
+int hj_args_read(struct hj_args *ret);
+void hj_args_hide(const struct hj_args *a);
 int hj_proc_map_id(const struct hijack_target *t, const char *map,
 		   unsigned long id, unsigned long *ret);
 
@@ -116,7 +125,7 @@ int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d);
 int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
 		struct hijack_diag *d);
 bool hj_lsm_wanted(const struct hijack_plan *p);
-int hj_lsm_open(struct hijack_diag *d);
+int hj_lsm_open(int procdir, struct hijack_diag *d);
 int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d);
 
 /* env.c */

@@ -70,14 +70,16 @@ bool hj_lsm_wanted(const struct hijack_plan *p)
 }
 
 /*
- * Opened in the child before the mount namespace changes what /proc is,
- * when hj_lsm_wanted().
+ * Opened by the command's process itself (a task writes only its own
+ * attr/exec) when hj_lsm_wanted(), through @procdir, the /proc of hijack's
+ * pid namespace opened on the host (spawn-prepare.c): the target's mount
+ * namespace may have no /proc, or one the container mounted.
  */
-int hj_lsm_open(struct hijack_diag *d)
+int hj_lsm_open(int procdir, struct hijack_diag *d)
 {
 	int fd;
 
-	fd = open("/proc/thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
+	fd = openat(procdir, "thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return hj_diag_set(d, HIJACK_STEP_LSM, errno, "/proc/thread-self/attr/exec");
 	return fd;

@@ -149,6 +149,56 @@ int hj_read_line(const char *path, char *buf, size_t size)
 }
 
 /*
+ * Where this process's arguments are: [arg_start, arg_end) of its memory,
+ * fields 48 and 49 of /proc/self/stat (Linux 3.5), which the kernel shows
+ * whole to the process itself.  The command's name (field 2) may hold
+ * spaces and parentheses, so the fields are counted from its last ')'.
+ */
+int hj_args_read(struct hj_args *ret)
+{
+	unsigned long start = 0, end = 0;
+	char buf[1024];
+	const char *p;
+	int field, r;
+
+	r = hj_read_line("/proc/self/stat", buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EPROTO;
+	/* Fields 3 to 47, then the two wanted. */
+	for (p++, field = 3; field < 48 && *p; field++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " ");
+	}
+	if (field != 48 || sscanf(p, "%lu %lu", &start, &end) != 2)
+		return -EPROTO;
+	if (end < start || end - start > HJ_ARGS_MAX)
+		return -ERANGE;
+	ret->start = (char *)start;
+	ret->len = end - start;
+	return 0;
+}
+
+/*
+ * Hide the arguments from /proc/PID/cmdline, which any process that sees
+ * this one may read, dumpable or not: in a child's own copy of the memory
+ * only (hijack's stay as they are), once what the child uses of them was
+ * copied elsewhere (hj_spawn()).  The name stays, for ps(1).
+ */
+void hj_args_hide(const struct hj_args *a)
+{
+	static const char name[] = "hijack";
+
+	if (!a->len)
+		return;
+	memset(a->start, 0, a->len);
+	if (a->len > sizeof(name))
+		memcpy(a->start, name, sizeof(name));
+}
+
+/*
  * Open @rel from the directory @dir (which this takes over) one component
  * at a time, each with O_NOFOLLOW, so that no symlink is followed at all:
  * what openat2()'s RESOLVE_* flags do, for kernels (before 5.6) and

@@ -54,6 +54,7 @@ static int enter_ns(struct spawn *s, struct hijack_diag *d)
 		/* EINVAL: a kernel before 5.8 does not take pidfds. */
 		if (r != -EINVAL || s->p->method_fallback != HIJACK_METHOD_NSFD)
 			return r;
+		s->method = HIJACK_METHOD_NSFD;	/* reported to hijack */
 	}
 	r = hj_ns_open_fds(s->t, s->child_mask, s->nsfds, d);
 	if (r < 0)
@@ -181,26 +182,15 @@ static int child_keyring(struct hijack_diag *d)
  * When hijack dies, the command gets SIGHUP, as when its terminal hangs
  * up (which is what happens to a command with a terminal of its own: the
  * master closes with hijack).  Set after the credentials, because a change
- * of uid or gid clears it.  The relay shape's parent is the intermediate,
- * which exits at once and hands the command to hijack (a subreaper): the
- * signal is asked for once that is done, which the intermediate's pidfd
- * tells (it polls readable only after the children were handed on), or
- * the intermediate's exit would send it.  The status pipe tells whether
- * hijack died before this took effect: its read end is hijack's alone
- * once the command closed its own copy.
+ * of uid or gid clears it.  Its parent is hijack from its birth
+ * (CLONE_PARENT); the status pipe tells whether hijack died before this
+ * took effect: its read end is hijack's alone once the command closed its
+ * own copy.
  */
 static int child_parent_death(struct spawn *s, struct hijack_diag *d)
 {
 	struct pollfd p = { .fd = s->status_w, .events = POLLOUT };
-	struct pollfd q = { .fd = s->relay_pidfd, .events = POLLIN };
 
-	if (s->relay) {
-		while (poll(&q, 1, -1) < 0)
-			if (errno != EINTR)
-				return hj_diag_set(d, HIJACK_STEP_FORK, errno,
-						   "wait for the relay to exit");
-		close_fdp(&s->relay_pidfd);
-	}
 	if (prctl(PR_SET_PDEATHSIG, SIGHUP) < 0)
 		return hj_diag_set(d, HIJACK_STEP_FORK, errno, "PR_SET_PDEATHSIG");
 	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
@@ -267,7 +257,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 				   "PR_SET_NO_NEW_PRIVS");
 	if (creds && hj_lsm_wanted(p)) {
 		if (s->lsmfd < 0) {
-			s->lsmfd = hj_lsm_open(d);
+			s->lsmfd = hj_lsm_open(s->procdir, d);
 			if (s->lsmfd < 0)
 				return s->lsmfd;
 		}

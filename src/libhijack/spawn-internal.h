@@ -27,7 +27,8 @@ enum msg_kind {
 /* One status pipe message: one write() below PIPE_BUF, so it arrives whole. */
 struct msg {
 	enum msg_kind kind;
-	pid_t pid;
+	pid_t pid;			/* MSG_PID: the command's */
+	enum hijack_method method;	/* MSG_PID: how it entered */
 	struct hijack_diag diag;
 };
 
@@ -46,8 +47,8 @@ struct spawn {
 	int cwdfd;
 	int status_w;
 	int status_r;		/* hijack's end: the command closes its copy */
-	bool relay;		/* the command's parent is the intermediate */
-	int relay_pidfd;	/* the intermediate, as the command sees it */
+	struct hj_args args;	/* hijack's own argv, hidden once seen */
+	int procdir;		/* hijack's /proc, for the exec label */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
 	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
 	bool cg_joined_v2;	/* born there by clone3() or hijack(2) */
@@ -80,10 +81,10 @@ int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
 			 struct hijack_diag *d);
 int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d);
 void hj_spawn_close(struct spawn *s);
-int hj_enter_pid_for_children(struct spawn *s, struct hijack_diag *d);
 pid_t hj_fork_child(struct spawn *s);
+pid_t hj_fork_command(void);
 
-/* spawn-child.c: in the command's process (and the relay's intermediate) */
+/* spawn-child.c: in the command's process (and the intermediate) */
 _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
 			     enum child_exit code);
 int hj_child_enter_ns(struct spawn *s, struct hijack_diag *d);
@@ -91,8 +92,8 @@ void hj_child_cgroups(struct spawn *s);
 _Noreturn void hj_child_exec(struct spawn *s);
 
 /* spawn-wait.c: hijack's side once the command's process exists */
-int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
-		   bool file, struct hijack_diag *d);
+int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
+		   pid_t child, bool copy, bool file, struct hijack_diag *d);
 int hj_reap(pid_t pid, int *ret_status);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);

@@ -85,7 +85,8 @@ static int open_cgroups(struct spawn *s, struct hijack_diag *d)
 
 /*
  * On the host, before the fork: the directories and cgroup files the child
- * needs, the status pipe, and the command's terminal.
+ * needs, where hijack's arguments are, the status pipe, and the command's
+ * terminal.
  */
 int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 {
@@ -98,6 +99,15 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 	r = open_cgroups(s, d);
 	if (r < 0)
 		return r;
+	/* The command opens its exec label file here, not in a container's /proc. */
+	if (hj_lsm_wanted(s->p)) {
+		s->procdir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (s->procdir < 0)
+			return hj_diag_set(d, HIJACK_STEP_LSM, errno, "/proc");
+	}
+	r = hj_args_read(&s->args);
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, -r, "/proc/self/stat");
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
 	s->status_r = fds[0];
@@ -107,31 +117,12 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 }
 
 /*
- * Put the caller's future children into the target's pid namespace.
- * Return -EPERM when only the target's user namespace could allow it.
- */
-int hj_enter_pid_for_children(struct spawn *s, struct hijack_diag *d)
-{
-	unsigned int pid = HIJACK_NS_BIT(HIJACK_NS_PID);
-	int r;
-
-	if (s->method == HIJACK_METHOD_PIDFD) {
-		r = hj_ns_enter_pidfd(s->t->pidfd, pid, s->t->pid, d);
-		if (r != -EINVAL || s->p->method_fallback != HIJACK_METHOD_NSFD)
-			return r;
-		s->method = HIJACK_METHOD_NSFD;
-	}
-	r = hj_ns_open_fds(s->t, pid, s->nsfds, d);
-	if (r < 0)
-		return r;
-	return hj_ns_enter_fds(s->nsfds, pid, s->t->pid, d);
-}
-
-/*
  * fork(), but born in the target's cgroup v2 when there is one to join:
  * clone3(CLONE_INTO_CGROUP) (Linux 5.7) saves the child a migration.
- * Kernels without it get a plain fork(), and the child writes
- * cgroup.procs itself.
+ * Kernels without it get a plain fork(), and so does a caller that
+ * clone3() refuses the cgroup to: the child then writes cgroup.procs,
+ * whose refusal, by the same rules, says more.  A lack of memory or pids
+ * or a cgroup that takes no processes (EBUSY) is the same either way.
  */
 static pid_t fork_into_cgroup(struct spawn *s)
 {
@@ -150,14 +141,14 @@ static pid_t fork_into_cgroup(struct spawn *s)
 			s->cg_joined_v2 = true;
 		return (pid_t)pid;
 	}
-	if (errno == ENOSYS || errno == E2BIG || errno == EINVAL)
-		return fork();
-	return -1;
+	if (errno == EAGAIN || errno == ENOMEM || errno == EBUSY)
+		return -1;
+	return fork();
 }
 
 /*
- * Fork the child that becomes the command (or the relay's intermediate),
- * non-dumpable from its first instant to its exec.  Until then it holds a
+ * Fork the intermediate (or, with hijack(2), the command), non-dumpable
+ * from its first instant to its exec; the command it forks inherits that.  Until then it holds a
  * copy of hijack's memory: the caller's environment and arguments, and
  * whatever else of the host is in it.  Once it runs with the target's
  * credentials in the target's pid namespace, a process of the container
@@ -168,9 +159,9 @@ static pid_t fork_into_cgroup(struct spawn *s)
  * root of a user namespace it owns.  Non-dumpable, only CAP_SYS_PTRACE
  * over the user namespace of its memory, the caller's, reaches it.
  *
- * No call in the child can do it early enough: the direct shape's child
- * is born in the target's pid namespace, where the container sees it at
- * once.  Dumpability belongs to the memory map, which a fork copies with
+ * No call in the child can do it early enough: the command is born in
+ * the target's pid namespace, where the container sees it at once.
+ * Dumpability belongs to the memory map, which a fork copies with
  * its flags, so hijack lowers its own for the moment of the fork and
  * raises it again.  A hijack that is not dumpable to begin with (after a
  * setuid exec) stays so, and its children with it.  execve() sets the
@@ -188,8 +179,7 @@ pid_t hj_fork_child(struct spawn *s)
 			return -1;
 		lowered = true;
 	}
-	/* The relay's intermediate joins the cgroups itself. */
-	pid = s->relay ? fork() : fork_into_cgroup(s);
+	pid = fork_into_cgroup(s);
 	if (pid == 0)
 		return 0;
 	err = errno;
@@ -197,6 +187,28 @@ pid_t hj_fork_child(struct spawn *s)
 		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	errno = err;
 	return pid;
+}
+
+/*
+ * The intermediate forks the command as hijack's child (CLONE_PARENT), a
+ * copy of its own memory, as fork() would.  clone3() (Linux 5.3) first:
+ * clone(2)'s argument order differs by architecture.  The child's exit
+ * signal is the intermediate's own, SIGCHLD: clone3() wants none named
+ * with CLONE_PARENT.
+ */
+pid_t hj_fork_command(void)
+{
+	struct clone_args a = { .flags = CLONE_PARENT };
+	long pid;
+
+	pid = syscall(SYS_clone3, &a, sizeof(a));
+	if (pid < 0 && errno == ENOSYS)
+#if defined(__s390__) || defined(__CRIS__)
+		pid = syscall(SYS_clone, 0, CLONE_PARENT | SIGCHLD);
+#else
+		pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+#endif
+	return (pid_t)pid;
 }
 
 /*
@@ -216,6 +228,7 @@ void hj_spawn_close(struct spawn *s)
 	s->cgfds = NULL;
 	close_fdp(&s->cg2fd);
 	close_fdp(&s->lsmfd);
+	close_fdp(&s->procdir);
 	close_fdp(&s->rootfd);
 	close_fdp(&s->cwdfd);
 	close_fdp(&s->status_w);

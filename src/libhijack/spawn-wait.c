@@ -18,15 +18,15 @@
 #include "spawn-internal.h"
 
 /*
- * While the command's process prepares (@child, or the relay's
- * intermediate), it is in the target's pid namespace as the host's root
- * or as the command's user: a process of the container with the same uid
- * may signal it.  A SIGSTOP would leave hijack reading the status pipe
- * for ever, and so would a step that blocks (a FUSE mount of the
- * container's that never answers), with the caller's Ctrl-C blocked for
- * forwarding.  So until the exec, a stop of @child, or SIGINT, SIGTERM,
- * SIGHUP or SIGQUIT for hijack, ends @child (SIGKILL), and the command
- * too when a relay already reported it (@cmd), and the entry (125).  A
+ * While the command's process prepares (@child, or the intermediate that
+ * forks it, @cmd once reported), it is in the target's pid namespace as
+ * the host's root or as the command's user: a process of the container
+ * with the same uid may signal it.  A SIGSTOP would leave hijack reading
+ * the status pipe for ever, and so would a step that blocks (a FUSE mount
+ * of the container's that never answers), with the caller's Ctrl-C
+ * blocked for forwarding.  So until the exec, a stop of either, or
+ * SIGINT, SIGTERM, SIGHUP or SIGQUIT for hijack, ends @child and @cmd
+ * (SIGKILL), and the entry (125).  A
  * process that has exec'd, or a file copy (@copy), gets those signals
  * instead, and only a copy's stop ends it.  Return the negative errno of
  * the diagnostic when the entry ends so, 0 when nothing happened.
@@ -53,11 +53,27 @@ static bool execd(pid_t child, bool copy)
 	return !copy && never_execd(child) == 0;
 }
 
+/*
+ * A stop of @pid before it exec'd (or, a copy, ended).  The command is
+ * hijack's child from its birth (CLONE_PARENT), so it can be asked too.
+ */
+static bool stopped_early(pid_t pid, bool copy, int *ret_sig)
+{
+	siginfo_t info = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &info, WSTOPPED | WNOHANG | WNOWAIT) < 0 ||
+	    info.si_pid != pid || info.si_code != CLD_STOPPED ||
+	    execd(pid, copy))
+		return false;
+	*ret_sig = info.si_status;
+	return true;
+}
+
 static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 		 struct hijack_diag *d)
 {
 	struct signalfd_siginfo si;
-	siginfo_t info = { 0 };
+	int sig;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 		/*
@@ -76,16 +92,13 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 					   strsignal((int)si.ssi_signo),
 					   file ? "copy" : "command");
 		}
-		if (waitid(P_PID, (id_t)child, &info,
-			   WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
-		    info.si_pid == child && info.si_code == CLD_STOPPED &&
-		    !execd(child, copy)) {
+		if (stopped_early(child, copy, &sig) ||
+		    (cmd > 0 && cmd != child && stopped_early(cmd, copy, &sig))) {
 			end(child, cmd);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 					   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
 					   file ? "copy's" : "command's",
-					   strsignal(info.si_status),
-					   copy ? "ended" : "started");
+					   strsignal(sig), copy ? "ended" : "started");
 		}
 	}
 	return 0;
@@ -93,19 +106,19 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 
 /*
  * Read the status pipe to EOF.  Return 0 when the command exec'd, or the
- * negative errno the failing process reported.  *ret_pid is updated from a
- * relay's message.  EOF without the command's last word (MSG_EXEC) means
- * its process died before the exec: -ECANCELED, and hj_died_before_exec()
- * says why.  With @child (> 0) the wait is guarded as above; @copy: it
+ * negative errno the failing process reported.  *ret_pid and *ret_method
+ * (if not NULL) are updated from the intermediate's message.  EOF without
+ * the command's last word (MSG_EXEC) means its process died before the
+ * exec: -ECANCELED, and hj_died_before_exec() says why.  With @child (> 0) the wait is guarded as above; @copy: it
  * is a file copy under way (after MSG_STARTED), which never execs; @file:
  * the process is a file copy's, started or not, and is named so.
  */
-int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
-		   bool file, struct hijack_diag *d)
+int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
+		   pid_t child, bool copy, bool file, struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN } };
-	bool exec = false;
+	bool exec = false, started = false;
 	struct msg m;
 	sigset_t set;
 	ssize_t n;
@@ -143,10 +156,20 @@ int hj_read_status(int fd, pid_t *ret_pid, pid_t child, bool copy,
 					   "short status message");
 		if (m.kind == MSG_PID) {
 			*ret_pid = m.pid;
+			if (ret_method)
+				*ret_method = m.method;
+			if (started)
+				return r;
 		} else if (m.kind == MSG_EXEC) {
 			exec = true;
 		} else if (m.kind == MSG_STARTED) {
-			return r;
+			/*
+			 * A copy may start before the intermediate that
+			 * forked it has said its pid: that comes next.
+			 */
+			started = true;
+			if (*ret_pid > 0)
+				return r;
 		} else if (r == 0) {
 			if (d)
 				*d = m.diag;

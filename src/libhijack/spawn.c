@@ -5,28 +5,35 @@
  *
  * The pid namespace is special: setns() of a pid namespace only decides
  * where the caller's *children* go.  So the command must be a child created
- * after the pid namespace was entered.  Two shapes do that:
+ * after the pid namespace was entered.  And it must not be seen there
+ * before it is in the target's other namespaces: a process of the
+ * container may open /proc/PID/mountinfo, or the files of /proc/PID/net,
+ * of any process of its pid namespace, with no ptrace check, and the file
+ * shows the namespace the process is in at the moment of the open.  So an
+ * intermediate, in hijack's own pid namespace where the container cannot
+ * see it, enters everything and then forks the command, which is born in
+ * all of the target's namespaces at once:
  *
- * direct (a caller privileged in its own user namespace; the common case):
+ *   hijack                       intermediate               command
+ *   fork() --------------------> join the cgroups
+ *                                enter every namespace,
+ *                                pid for its children
+ *                                hide hijack's argv
+ *                                clone(CLONE_PARENT) ------> root, cwd,
+ *   read pid <------------------ send the command's pid      confinement,
+ *   reap the intermediate        _exit(0)                    exec
+ *   read status pipe until EOF <---------------------------- (or: send diag,
+ *   wait, forwarding signals                                  _exit 125..127)
  *
- *   hijack                                   command
- *   setns(pid ns, for children only)
- *   fork() -------------------------------> enter the other namespaces,
- *   setns(own pid ns): undo the above         root, cwd, fd barrier, exec
- *   read status pipe until EOF <------------ (or: send diag, _exit 125..127)
- *   wait, forwarding signals
+ * CLONE_PARENT makes the command hijack's child from its first instant, so
+ * that hijack waits for it, and it hears of hijack's death, as of a child
+ * hijack forked itself.  The intermediate enters the namespaces in one
+ * setns(pidfd, mask), or per /proc/PID/ns file in the order ns.c gives,
+ * which works for a caller privileged on the host as for one that is
+ * privileged only in the target's user namespace.
  *
- * relay (a caller that gets privilege only from the target's user
- * namespace, and so cannot setns the pid namespace before entering it):
- *
- *   hijack (child subreaper)     intermediate              command
- *   fork() --------------------> enter all namespaces
- *                                fork() -----------------> root, cwd, exec
- *   read pid <------------------ send command's pid; _exit(0)
- *   reap intermediate; the command is now hijack's child
- *   wait, forwarding signals
- *
- * The hijack(2) system call does all of the first shape in the kernel.
+ * The hijack(2) system call does all of this in the kernel, and creates
+ * the command in every namespace at once.
  *
  * The status pipe is O_CLOEXEC: it reads EOF once every process holding
  * its write end has exec'd or exited; a message before EOF is a failure
@@ -40,8 +47,8 @@
  * would have closed the pipe, and a failure of the copy comes after it,
  * read once the child has ended.
  *
- * This file has the shapes, a function each (start_syscall(),
- * start_direct(), start_relay()), ending alike in wait_exec().  What is
+ * This file has the two ways, a function each (start_syscall(),
+ * start_forked()), ending alike in wait_exec().  What is
  * opened on the host before the fork is in spawn-prepare.c, what the
  * command's process does up to its exec in spawn-child.c, and the status
  * pipe's reading and the waiting in spawn-wait.c.
@@ -49,6 +56,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -83,21 +91,19 @@ static int fork_failed(struct spawn *s, int err, struct hijack_diag *d)
  * return why it did not.  The caller closed its own copy of the write
  * end, or the pipe would never read EOF.
  *
- * @relay is the relay shape's intermediate, else 0.  It is reaped once the
- * pipe is read, and before anything waits for the command: only its
- * complete exit hands the command to hijack (a subreaper), and its end
- * of the pipe closes before that.  The command's pid then comes from its
- * message, and without one (the intermediate failed) there is none.
+ * @inter is the intermediate, else 0.  It is reaped once the pipe is
+ * read.  The command's pid then comes from its message, and without one
+ * (the intermediate failed) there is none.
  */
-static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
+static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 		     struct hijack_diag *d)
 {
 	int r, status = 0;
 
-	r = hj_read_status(s->status_r, &cmd, cmd > 0 ? cmd : relay, false,
-			   s->file != NULL, d);
-	if (relay > 0)
-		(void)hj_reap(relay, &status);
+	r = hj_read_status(s->status_r, &cmd, &s->method,
+			   cmd > 0 ? cmd : inter, false, s->file != NULL, d);
+	if (inter > 0)
+		(void)hj_reap(inter, &status);
 	if (r == -ECANCELED && cmd > 0)
 		return hj_died_before_exec(s, cmd, d);
 	if (r < 0 && r != -ECANCELED) {
@@ -105,10 +111,10 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t relay,
 			(void)hj_reap(cmd, NULL);
 		return r;
 	}
-	/* Only the relay shape starts without the command's pid. */
+	/* Only the intermediate starts without the command's pid. */
 	if (cmd <= 0)
 		return hj_diag_set(d, HIJACK_STEP_FORK, ECHILD,
-				   "relay for pid %d exited with status %d",
+				   "intermediate for pid %d exited with status %d",
 				   (int)s->p->pid, status);
 	return cmd;
 }
@@ -129,6 +135,8 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 				   "hijack(2) of pid %d, flags %#x",
 				   (int)s->p->pid, flags);
 	if (pid == 0) {
+		/* Seen by the container from here: hide what it need not see. */
+		hj_args_hide(&s->args);
 		if (flags & HIJACK_TAKE_FS) {
 			/* The kernel gave us the target's root and cwd already. */
 			close_fdp(&s->rootfd);
@@ -143,146 +151,78 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 	return wait_exec(s, (pid_t)pid, 0, d);
 }
 
-static _Noreturn void child_direct(struct spawn *s)
+/*
+ * The command's process, born in every namespace of the target's: its
+ * exec label file first, through the /proc of hijack's pid namespace
+ * (prepared on the host), as the container may have no /proc.
+ */
+static _Noreturn void child_command(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
 
-	hj_child_cgroups(s);
-	/* /proc/thread-self is this process's only until the mount ns changes. */
-	if (hj_lsm_wanted(s->p)) {
-		s->lsmfd = hj_lsm_open(&d);
+	if (hj_lsm_wanted(s->p) && s->procdir >= 0) {
+		s->lsmfd = hj_lsm_open(s->procdir, &d);
 		if (s->lsmfd < 0)
 			hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
-	/* Host side still: build the view, then enter all but mnt. */
-	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
-				      s->p->wd_mode != HIJACK_DIR_TARGET,
-				      &s->pty->ptsdir, &d) < 0)
-		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	if (hj_child_enter_ns(s, &d) < 0)
-		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	hj_child_exec(s);
 }
 
 /*
- * The direct shape.  @ownpid, when valid, is hijack's own pid namespace:
- * the pid namespace was entered for the command's sake (start()), and is
- * left again as soon as the command is forked, whether or not that worked.
+ * The intermediate: in hijack's pid namespace, where the container cannot
+ * see it, join the cgroups and build the --tools view while the host is
+ * in view, enter every namespace, then fork the command as hijack's child.
  */
-static int start_direct(struct spawn *s, int ownpid, struct hijack_diag *d)
-{
-	pid_t pid;
-	int r = 0;
-
-	pid = hj_fork_child(s);
-	if (pid < 0)
-		r = fork_failed(s, errno, d);
-	if (pid == 0) {
-		close_fdp(&s->status_r);
-		child_direct(s);
-	}
-	if (pid > 0)
-		close_fdp(&s->status_w);
-	/* Our own later children belong where they did before. */
-	if (ownpid >= 0)
-		(void)setns(ownpid, CLONE_NEWPID);
-	if (r < 0)
-		return r;
-	return wait_exec(s, pid, 0, d);
-}
-
-/* The intermediate of the relay shape: enter, fork the command, report. */
-static _Noreturn void child_relay(struct spawn *s)
+static _Noreturn void child_intermediate(struct spawn *s)
 {
 	struct hijack_diag d = { 0 };
 	struct msg m = { .kind = MSG_PID };
 	pid_t pid;
 
 	hj_child_cgroups(s);
-	if (s->tools) {
-		(void)hj_diag_set(&d, HIJACK_STEP_PLAN, EOPNOTSUPP,
-				  "--tools needs a caller privileged on the host");
+	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
+				      s->p->wd_mode != HIJACK_DIR_TARGET,
+				      &s->pty->ptsdir, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	}
 	if (hj_child_enter_ns(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	s->relay_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (s->relay_pidfd < 0) {
-		(void)hj_diag_set(&d, HIJACK_STEP_FORK, errno, "pidfd of the relay");
-		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	}
-	pid = fork();
+	hj_args_hide(&s->args);
+	pid = hj_fork_command();
 	if (pid < 0) {
 		(void)fork_failed(s, errno, &d);
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	if (pid == 0)
-		hj_child_exec(s);
+		child_command(s);
 	m.pid = pid;
+	m.method = s->method;
 	hj_send_msg(s->status_w, &m);
 	_exit(0);
 }
 
 /*
- * The relay shape.  hijack becomes a child subreaper, so that the command
- * is handed to it when the intermediate exits; the caller's setting goes
- * to *ret_subreaper, for hj_spawn() to give back afterwards.
+ * Fork the intermediate, which forks the command; wait for the command's
+ * exec.  Every namespace of the plan is the intermediate's to enter.
  */
-static int start_relay(struct spawn *s, int *ret_subreaper,
-		       struct hijack_diag *d)
+static int start_forked(struct spawn *s, struct hijack_diag *d)
 {
 	pid_t pid;
+	int r;
 
-	if (prctl(PR_GET_CHILD_SUBREAPER, ret_subreaper) < 0 ||
-	    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		return hj_diag_set(d, HIJACK_STEP_FORK, errno,
-				   "PR_SET_CHILD_SUBREAPER");
+	if (s->method == HIJACK_METHOD_NSFD) {
+		r = hj_ns_open_fds(s->t, s->p->ns_mask, s->nsfds, d);
+		if (r < 0)
+			return r;
+	}
 	pid = hj_fork_child(s);
 	if (pid < 0)
 		return fork_failed(s, errno, d);
 	if (pid == 0) {
 		close_fdp(&s->status_r);
-		child_relay(s);
+		child_intermediate(s);
 	}
 	close_fdp(&s->status_w);
-	/* The intermediate exits as soon as it has reported. */
 	return wait_exec(s, 0, pid, d);
-}
-
-/*
- * Start the command; return its pid, or a negative errno.  The shape
- * follows from the method and from whether hijack may enter the target's
- * pid namespace itself, which only trying tells.
- */
-static int start(struct spawn *s, int *ret_subreaper, struct hijack_diag *d)
-{
-	_cleanup_close_ int ownpid = -EBADF;
-	int r;
-
-	if (s->p->method == HIJACK_METHOD_SYSCALL)
-		return start_syscall(s, d);
-	if (s->p->method == HIJACK_METHOD_NSFD) {
-		r = hj_ns_open_fds(s->t, s->p->ns_mask, s->nsfds, d);
-		if (r < 0)
-			return r;
-	}
-	if (s->child_mask & HIJACK_NS_BIT(HIJACK_NS_PID)) {
-		ownpid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
-		if (ownpid < 0)
-			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
-					   "/proc/self/ns/pid");
-		r = hj_enter_pid_for_children(s, d);
-		if (r == -EPERM &&
-		    (s->child_mask & HIJACK_NS_BIT(HIJACK_NS_USER))) {
-			close_fdp(&ownpid);
-			s->relay = true;
-			return start_relay(s, ret_subreaper, d);
-		}
-		if (r < 0)
-			return r;
-		s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_PID);
-	}
-	return start_direct(s, ownpid, d);
 }
 
 /*
@@ -295,7 +235,7 @@ static int start(struct spawn *s, int *ret_subreaper, struct hijack_diag *d)
  */
 static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 {
-	int r = hj_read_status(s->status_r, &pid, pid, true, true, d);
+	int r = hj_read_status(s->status_r, &pid, NULL, pid, true, true, d);
 
 	if (r == -ECANCELED)
 		return 0;
@@ -312,7 +252,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	       struct hijack_diag *d)
 {
 	const struct hijack_plan *p = s->p;
-	int subreaper = -1, oom = 0;
+	int oom = 0;
 	int i, r, status = 0;
 	sigset_t set;
 	pid_t cmd;
@@ -330,7 +270,10 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	(void)sigaddset(&set, SIGCHLD);
 	(void)sigprocmask(SIG_BLOCK, &set, &s->oldmask);
 
-	r = start(s, &subreaper, d);
+	if (p->method == HIJACK_METHOD_SYSCALL)
+		r = start_syscall(s, d);
+	else
+		r = start_forked(s, d);
 	if (p->limits_mode == HIJACK_FROM_TARGET)
 		(void)hj_oom_swap(oom, &oom, NULL);
 	hj_spawn_close(s);
@@ -352,21 +295,48 @@ static int run(struct spawn *s, struct hijack_result *ret,
 		}
 	}
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
-	if (subreaper >= 0)
-		(void)prctl(PR_SET_CHILD_SUBREAPER, subreaper);
 	return r;
+}
+
+/*
+ * A copy of @argv (and of a file's path) in one block of the heap: the
+ * children hide hijack's own arguments from /proc/PID/cmdline
+ * (hj_args_hide()), and the caller's may be those very bytes.
+ */
+static void *args_copy(char *const argv[], const char *path)
+{
+	size_t n = 0, size = 0, i;
+	char **v, *at;
+
+	for (; argv && argv[n]; n++)
+		size += strlen(argv[n]) + 1;
+	if (path)
+		size += strlen(path) + 1;
+	v = malloc((n + 2) * sizeof(*v) + size);
+	if (!v)
+		return NULL;
+	at = (char *)(v + n + 2);
+	for (i = 0; i < n; i++) {
+		v[i] = strcpy(at, argv[i]);
+		at += strlen(at) + 1;
+	}
+	v[n] = path ? strcpy(at, path) : NULL;
+	v[n + 1] = NULL;
+	return v;
 }
 
 int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	     char *const argv[], const struct hj_spawn_how *how,
 	     struct hijack_result *ret, struct hijack_diag *d)
 {
-	const struct hijack_file *file = how ? how->file : NULL;
+	const struct hijack_file *from = how ? how->file : NULL;
+	_cleanup_free_ char **args = NULL;
+	struct hj_file_copy file;
 	struct spawn s = {
-		.t = t, .p = p, .argv = argv, .file = file, .method = p->method,
+		.t = t, .p = p, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
-		.lsmfd = -EBADF, .relay_pidfd = -EBADF,
+		.lsmfd = -EBADF, .procdir = -EBADF,
 	};
 	struct hj_pty pty;
 	int i, r;
@@ -376,9 +346,21 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	hj_pty_init(&pty);
 	pty.tap = how ? how->tap : NULL;
 	s.pty = &pty;
-	if (!file && (!argv || !argv[0]))
+	if (!from && (!argv || !argv[0]))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "no command");
+	/* A copy has a path and no argv: the path goes where argv[0] would. */
+	args = args_copy(from ? NULL : argv, from ? from->path : NULL);
+	if (!args)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, ENOMEM, "arguments");
+	if (from) {
+		/* The copy's bound comes with it (hj_file_copy, files.c). */
+		file = *(const struct hj_file_copy *)from;
+		file.f.path = args[0];
+		s.file = &file.f;
+	} else {
+		s.argv = args;
+	}
 	if (how && how->tools) {
 		r = hj_spawn_tools_setup(&s, how, d);
 		if (r < 0)

@@ -1,0 +1,132 @@
+#!/bin/sh
+# What the container sees of an entry before the command runs.  Any
+# process of the target's pid namespace may open /proc/PID/mountinfo,
+# /proc/PID/net/* and /proc/PID/cmdline of any other, with no ptrace
+# check and dumpable or not; the first two show the namespaces the process
+# is in at the moment of the open.  So the command's process must be in
+# the target's mount and network namespaces from the moment it can be
+# seen there, and must not show hijack's own command line (host paths,
+# --reason).  procleak, a process of the container with no capability,
+# races every entry: it reads those files of each new pid and counts the
+# processes that showed a mount only the caller's mount namespace has, an
+# interface other than lo, or a marker from hijack's arguments.
+. "${TESTDIR:-$(dirname "$0")}/lib.sh"
+skip_unless_root
+: "${PROCLEAK:=$(dirname "$FIXTURE")/procleak}"
+need_program "$PROCLEAK"
+command -v unshare >/dev/null || skip_all "no unshare(1)"
+command -v nsenter >/dev/null || skip_all "no nsenter(1)"
+
+# The caller's mount namespace gets a mount the target's never had: this
+# test runs in a private copy of the host's, so that the host's stays
+# clean.  The network marker is the caller's interfaces: the fixture's
+# network namespace has only lo.
+if [ -z "${HJ_PROCLEAK_NS:-}" ]; then
+	HJ_PROCLEAK_NS=1 exec unshare --mount --propagation private "$0" "$@"
+fi
+plan 29
+
+d=$(tmpdir)
+mark="hjleak-$$"
+n=${PROCLEAK_ENTRIES:-40}
+
+if ! ip -o link show 2>/dev/null | grep -qv ': lo:'; then
+	ip link add "hjl$$" type dummy 2>/dev/null ||
+		skip_all "the caller's network namespace has only lo, and no dummy link can be added"
+fi
+
+# racer_start: procleak in the target (started by nsenter, not by hijack);
+# racer_stop: its counts in $res.
+racer_start() {
+	rm -f "$d/race"
+	nsenter -t "$TARGET" -a "$PROCLEAK" "$mark" >"$d/race" &
+	racer=$!
+	until_ready=0
+	while ! grep -q '^ready$' "$d/race" 2>/dev/null; do
+		until_ready=$((until_ready + 1))
+		[ $until_ready -lt 200 ] || { echo "Bail out! procleak did not start"; exit 1; }
+		sleep 0.05
+	done
+}
+racer_stop() {
+	pkill -TERM -f "$PROCLEAK $mark"
+	wait "$racer"
+	res=$(grep '^seen' "$d/race")
+}
+
+# check NAME: the counts of the last race, none leaked, some seen.
+check() {
+	diag "$1: $res"
+	seen=$(echo "$res" | awk '{ print $2 }')
+	ok "$([ "${seen:-0}" -gt 0 ] && echo 0 || echo 1)" "$1: procleak saw the new processes"
+	like "$res" "seen * mnt 0 net 0 cmdline 0" "$1: no caller's mount, interface or argument seen"
+}
+
+# Every target first: each copies the caller's mount namespace as it is
+# when it starts, and the marker must be the caller's alone.
+start_target
+plain=$TARGET
+# --tools takes a container without CAP_SYS_PTRACE (Docker's set).
+start_target --caps 0,1,3,4,5,6,7,8,10,13,18,27,29,31
+tools=$TARGET
+# An unprivileged caller enters its own user-namespace container.
+start_target --userns 1000
+userns=$TARGET
+mkdir "$d/mark"
+mount -t tmpfs "$mark" "$d/mark"
+inside=""
+for t in $plain $tools $userns; do
+	inside="$inside$(nsenter -t "$t" -m cat /proc/self/mountinfo | grep -c "$mark")"
+done
+is "$inside" 000 "the marker mount is the caller's alone"
+
+# The racer is able: a process put into the pid namespace alone (nsenter
+# -p) is seen with the caller's mounts, interfaces and arguments.
+TARGET=$plain
+racer_start
+nsenter -t "$TARGET" -p -- sh -c "sleep 0.5; : $mark"
+racer_stop
+diag "control: $res"
+like "$res" "seen * mnt [1-9]* net [1-9]* cmdline [1-9]*" \
+	"control: a process in the target's pid namespace only is caught"
+
+# race NAME STATUS COMMAND...: $n entries, each to exit with STATUS.
+race() {
+	_name=$1
+	_want=$2
+	shift 2
+	racer_start
+	_t0=$(date +%s)
+	_i=0
+	_bad=0
+	while [ $_i -lt "$n" ]; do
+		"$@" >/dev/null 2>"$d/err" </dev/null
+		_rc=$?
+		if [ "$_rc" != "$_want" ]; then
+			[ $_bad -gt 0 ] || diag "$_name: exit $_rc: $(cat "$d/err")"
+			_bad=$((_bad + 1))
+		fi
+		_i=$((_i + 1))
+	done
+	racer_stop
+	is "$_bad" 0 "$_name: every entry exits $_want"
+	check "$_name"
+	diag "$_name: $n entries in $(($(date +%s) - _t0)) s"
+}
+
+race "plain entries" 0 "$HIJACK" --pid "$TARGET" --reason "$mark" -- true
+race "--method=nsfd" 0 "$HIJACK" --pid "$TARGET" --method=nsfd --reason "$mark" -- true
+race "--pty" 0 "$HIJACK" --pid "$TARGET" --pty --reason "$mark" -- true
+race "--cgroups=keep" 0 "$HIJACK" --pid "$TARGET" --cgroups=keep --reason "$mark" -- true
+echo data >"$d/in"
+race "--write-file" 0 sh -c '"$1" --pid "$2" --reason "$3" --write-file /tmp/hj26 <"$4"' sh "$HIJACK" "$TARGET" "$mark" "$d/in"
+race "--read-file" 0 "$HIJACK" --pid "$TARGET" --reason "$mark" --read-file /tmp/hj26
+# A command that is not there: its process never execs.
+race "failed exec" 127 "$HIJACK" --pid "$TARGET" --reason "$mark" -- "/nonexistent/$mark"
+TARGET=$tools
+race "--tools" 0 "$HIJACK" --pid "$TARGET" --tools --reason "$mark" -- true
+TARGET=$userns
+race "unprivileged caller" 0 "$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --reason "$mark" -- true
+umount "$d/mark"
+ip link del "hjl$$" 2>/dev/null
+finish

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * procleak - the container's side of an attack on hijack's entries: a
+ * process of the target's pid namespace, with no capability, that watches
+ * the pids the kernel hands out next and reads from each new process the
+ * /proc files that any process of the namespace may open, whatever the
+ * owner or dumpability: mountinfo, net/dev and cmdline.  A process that
+ * hijack forks into the namespace before it has joined the target's mount
+ * and network namespaces shows the caller's mounts and interfaces there;
+ * one that has not exec'd shows hijack's command line.
+ *
+ *   procleak MARK
+ *
+ * Drops to uid and gid 65534, and so every capability (in a user
+ * namespace that does not map 65534, or denies setgroups: stays root of
+ * it, without any capability), prints "ready", then
+ * races until SIGTERM or SIGINT and prints one line:
+ *   "seen N mnt M net K cmdline C"
+ * N: new processes whose files it opened; M: of those, the processes whose
+ * mountinfo held MARK (a mount source only the caller's namespace has);
+ * K: whose net/dev named an interface other than "lo" (the target's
+ * network namespace has only lo); C: whose cmdline held MARK.  Exits 1
+ * after 600 s.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Read a whole (small) /proc file; -1 if it cannot be opened. */
+static ssize_t slurp(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)len < size - 1 &&
+	       (n = read(fd, buf + len, size - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+/* memmem over a buffer with NULs in it, as cmdline is. */
+static int holds(const char *buf, ssize_t len, const char *mark)
+{
+	return len > 0 && memmem(buf, (size_t)len, mark, strlen(mark)) != NULL;
+}
+
+/* Any interface but lo: net/dev has two header lines, then "name: ...". */
+static int foreign_iface(char *buf)
+{
+	char *line, *save = NULL;
+	int n = 0;
+
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (n++ < 2 || !strchr(line, ':'))
+			continue;
+		line += strspn(line, " ");
+		if (strncmp(line, "lo:", 3) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int drop(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct none[2] = { { 0 } };
+
+	if (setgroups(0, NULL) == 0 && setresgid(65534, 65534, 65534) == 0 &&
+	    setresuid(65534, 65534, 65534) == 0)
+		return 0;
+	/* Unmapped (EINVAL), or setgroups denied (EPERM): capabilities only. */
+	if (errno != EINVAL && errno != EPERM)
+		return -1;
+	return (int)syscall(SYS_capset, &h, none);
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[1 << 20];
+	unsigned long seen = 0, mnt = 0, net = 0, cmd = 0;
+	long last, pid, prev = -1, mnt_pid = -1, net_pid = -1, cmd_pid = -1;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char path[64];
+	time_t end = time(NULL) + 600;
+	ssize_t n;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: procleak MARK\n");
+		return 2;
+	}
+	if (drop() < 0) {
+		perror("procleak: drop to 65534");
+		return 1;
+	}
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGINT, &sa, NULL);
+	printf("ready\n");
+	fflush(stdout);
+
+	while (!stop && time(NULL) < end) {
+		n = slurp("/proc/sys/kernel/ns_last_pid", buf, sizeof(buf));
+		if (n <= 0)
+			return 1;
+		last = strtol(buf, NULL, 10);
+		/* Each new pid once, and the next few while it is young. */
+		for (pid = last; pid <= last + 3; pid++) {
+			if (pid == getpid())
+				continue;
+			(void)snprintf(path, sizeof(path), "/proc/%ld/mountinfo", pid);
+			n = slurp(path, buf, sizeof(buf));
+			if (n < 0)
+				continue;
+			if (pid > prev) {
+				seen++;
+				prev = pid;
+			}
+			/* Each process counted once per kind of leak. */
+			if (pid != mnt_pid && holds(buf, n, argv[1])) {
+				mnt++;
+				mnt_pid = pid;
+			}
+			(void)snprintf(path, sizeof(path), "/proc/%ld/net/dev", pid);
+			if (pid != net_pid && slurp(path, buf, sizeof(buf)) > 0 &&
+			    foreign_iface(buf)) {
+				net++;
+				net_pid = pid;
+			}
+			(void)snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+			n = slurp(path, buf, sizeof(buf));
+			if (pid != cmd_pid && holds(buf, n, argv[1])) {
+				cmd++;
+				cmd_pid = pid;
+			}
+		}
+	}
+	printf("seen %lu mnt %lu net %lu cmdline %lu\n", seen, mnt, net, cmd);
+	return stop ? 0 : 1;
+}
