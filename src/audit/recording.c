@@ -472,7 +472,13 @@ static void add_marker(struct recording *r, const char *why)
 
 	bool failed = r->failed;
 
-	/* Into the room reserve() kept, which the failed write left alone. */
+	/*
+	 * Into the room reserve() kept, which the failed write left alone.
+	 * Lines made after the failure wait in r->out and were never to be
+	 * written: with them the marker would not fit.
+	 */
+	if (failed)
+		r->outlen = 0;
 	r->failed = false;
 	r->marking = true;
 	add_line(r, usec, "m", why, strlen(why));
