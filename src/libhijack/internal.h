@@ -125,8 +125,8 @@ int hj_seccomp_install(const struct hijack_plan *p, struct hijack_diag *d);
 int hj_lsm_plan(const struct hijack_target *t, struct hijack_plan *p,
 		struct hijack_diag *d);
 bool hj_lsm_wanted(const struct hijack_plan *p);
-int hj_lsm_open(int procdir, struct hijack_diag *d);
-int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d);
+int hj_lsm_apply(const struct hijack_plan *p, int procdir,
+		 struct hijack_diag *d);
 
 /* env.c */
 void hj_env_free(char **envp);

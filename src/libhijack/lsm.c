@@ -70,27 +70,21 @@ bool hj_lsm_wanted(const struct hijack_plan *p)
 }
 
 /*
- * Opened by the command's process itself (a task writes only its own
- * attr/exec) when hj_lsm_wanted(), through @procdir, the /proc of hijack's
- * pid namespace opened on the host (spawn-prepare.c): the target's mount
- * namespace may have no /proc, or one the container mounted.
+ * Set the label for the exec, in the command's process itself (a task
+ * writes only its own attr/exec), through @procdir: the /proc of hijack's
+ * pid namespace, opened on the host (spawn-prepare.c), as the target's
+ * mount namespace may have no /proc, or one the container mounted.
  */
-int hj_lsm_open(int procdir, struct hijack_diag *d)
+int hj_lsm_apply(const struct hijack_plan *p, int procdir,
+		 struct hijack_diag *d)
 {
-	int fd;
+	char buf[sizeof("exec ") + sizeof(p->lsm_label)];
+	_cleanup_close_ int fd = -EBADF;
+	int n;
 
 	fd = openat(procdir, "thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return hj_diag_set(d, HIJACK_STEP_LSM, errno, "/proc/thread-self/attr/exec");
-	return fd;
-}
-
-/* @fd from hj_lsm_open(). */
-int hj_lsm_apply(const struct hijack_plan *p, int fd, struct hijack_diag *d)
-{
-	char buf[sizeof("exec ") + sizeof(p->lsm_label)];
-	int n;
-
 	if (strcmp(p->lsm, "apparmor") == 0)
 		n = snprintf(buf, sizeof(buf), "exec %s", p->lsm_label);
 	else

@@ -256,12 +256,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
 				   "PR_SET_NO_NEW_PRIVS");
 	if (creds && hj_lsm_wanted(p)) {
-		if (s->lsmfd < 0) {
-			s->lsmfd = hj_lsm_open(s->procdir, d);
-			if (s->lsmfd < 0)
-				return s->lsmfd;
-		}
-		r = hj_lsm_apply(p, s->lsmfd, d);
+		r = hj_lsm_apply(p, s->procdir, d);
 		if (r < 0)
 			return r;
 	}

@@ -52,7 +52,6 @@ struct spawn {
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
 	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
 	bool cg_joined_v2;	/* born there by clone3() or hijack(2) */
-	int lsmfd;
 	unsigned int kernel_took;	/* HIJACK_* done by hijack(2) */
 	struct hj_pty *pty;
 	sigset_t oldmask;

@@ -147,9 +147,9 @@ static pid_t fork_into_cgroup(struct spawn *s)
 }
 
 /*
- * Fork the intermediate (or, with hijack(2), the command), non-dumpable
- * from its first instant to its exec; the command it forks inherits that.  Until then it holds a
- * copy of hijack's memory: the caller's environment and arguments, and
+ * Fork the intermediate, non-dumpable from its first instant, as the
+ * command it forks is then to its exec.  Until then each holds a copy of
+ * hijack's memory: the caller's environment and arguments, and
  * whatever else of the host is in it.  Once it runs with the target's
  * credentials in the target's pid namespace, a process of the container
  * with the same uid and capabilities could ptrace it or read its
@@ -203,7 +203,7 @@ pid_t hj_fork_command(void)
 
 	pid = syscall(SYS_clone3, &a, sizeof(a));
 	if (pid < 0 && errno == ENOSYS)
-#if defined(__s390__) || defined(__CRIS__)
+#if defined(__s390__)
 		pid = syscall(SYS_clone, 0, CLONE_PARENT | SIGCHLD);
 #else
 		pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
@@ -227,7 +227,6 @@ void hj_spawn_close(struct spawn *s)
 	free(s->cgfds);
 	s->cgfds = NULL;
 	close_fdp(&s->cg2fd);
-	close_fdp(&s->lsmfd);
 	close_fdp(&s->procdir);
 	close_fdp(&s->rootfd);
 	close_fdp(&s->cwdfd);

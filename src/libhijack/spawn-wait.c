@@ -26,9 +26,9 @@
  * of the container's that never answers), with the caller's Ctrl-C
  * blocked for forwarding.  So until the exec, a stop of either, or
  * SIGINT, SIGTERM, SIGHUP or SIGQUIT for hijack, ends @child and @cmd
- * (SIGKILL), and the entry (125).  A
- * process that has exec'd, or a file copy (@copy), gets those signals
- * instead, and only a copy's stop ends it.  Return the negative errno of
+ * (SIGKILL), and the entry (125).  A process that has exec'd, or a file
+ * copy (@copy), gets those signals instead, and only a copy's stop ends
+ * it.  Return the negative errno of
  * the diagnostic when the entry ends so, 0 when nothing happened.
  */
 static const int guard_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
@@ -69,11 +69,27 @@ static bool stopped_early(pid_t pid, bool copy, int *ret_sig)
 	return true;
 }
 
+/* End the entry if @child or @cmd was stopped before its exec. */
+static int check_stops(pid_t child, pid_t cmd, bool copy, bool file,
+		       struct hijack_diag *d)
+{
+	int sig;
+
+	if (!stopped_early(child, copy, &sig) &&
+	    !(cmd > 0 && cmd != child && stopped_early(cmd, copy, &sig)))
+		return 0;
+	end(child, cmd);
+	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
+			   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
+			   file ? "copy's" : "command's",
+			   strsignal(sig), copy ? "ended" : "started");
+}
+
 static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 		 struct hijack_diag *d)
 {
 	struct signalfd_siginfo si;
-	int sig;
+	int r;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 		/*
@@ -92,14 +108,9 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 					   strsignal((int)si.ssi_signo),
 					   file ? "copy" : "command");
 		}
-		if (stopped_early(child, copy, &sig) ||
-		    (cmd > 0 && cmd != child && stopped_early(cmd, copy, &sig))) {
-			end(child, cmd);
-			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
-					   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
-					   file ? "copy's" : "command's",
-					   strsignal(sig), copy ? "ended" : "started");
-		}
+		r = check_stops(child, cmd, copy, file, d);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -109,9 +120,10 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
  * negative errno the failing process reported.  *ret_pid and *ret_method
  * (if not NULL) are updated from the intermediate's message.  EOF without
  * the command's last word (MSG_EXEC) means its process died before the
- * exec: -ECANCELED, and hj_died_before_exec() says why.  With @child (> 0) the wait is guarded as above; @copy: it
- * is a file copy under way (after MSG_STARTED), which never execs; @file:
- * the process is a file copy's, started or not, and is named so.
+ * exec: -ECANCELED, and hj_died_before_exec() says why.  With @child
+ * (> 0) the wait is guarded as above; @copy: it is a file copy under way
+ * (after MSG_STARTED), which never execs; @file: the process is a file
+ * copy's, started or not, and is named so.
  */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 		   pid_t child, bool copy, bool file, struct hijack_diag *d)
@@ -158,6 +170,12 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			*ret_pid = m.pid;
 			if (ret_method)
 				*ret_method = m.method;
+			/*
+			 * The SIGCHLD of the command's stop may have been read
+			 * while its pid was still unknown: look again.
+			 */
+			if (sfd >= 0 && r == 0)
+				r = check_stops(child, m.pid, copy, file, d);
 			if (started)
 				return r;
 		} else if (m.kind == MSG_EXEC) {

@@ -152,23 +152,6 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 }
 
 /*
- * The command's process, born in every namespace of the target's: its
- * exec label file first, through the /proc of hijack's pid namespace
- * (prepared on the host), as the container may have no /proc.
- */
-static _Noreturn void child_command(struct spawn *s)
-{
-	struct hijack_diag d = { 0 };
-
-	if (hj_lsm_wanted(s->p) && s->procdir >= 0) {
-		s->lsmfd = hj_lsm_open(s->procdir, &d);
-		if (s->lsmfd < 0)
-			hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	}
-	hj_child_exec(s);
-}
-
-/*
  * The intermediate: in hijack's pid namespace, where the container cannot
  * see it, join the cgroups and build the --tools view while the host is
  * in view, enter every namespace, then fork the command as hijack's child.
@@ -193,7 +176,7 @@ static _Noreturn void child_intermediate(struct spawn *s)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
 	if (pid == 0)
-		child_command(s);
+		hj_child_exec(s);
 	m.pid = pid;
 	m.method = s->method;
 	hj_send_msg(s->status_w, &m);
@@ -336,7 +319,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		.t = t, .p = p, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
-		.lsmfd = -EBADF, .procdir = -EBADF,
+		.procdir = -EBADF,
 	};
 	struct hj_pty pty;
 	int i, r;

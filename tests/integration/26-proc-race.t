@@ -9,7 +9,10 @@
 # --reason).  procleak, a process of the container with no capability,
 # races every entry: it reads those files of each new pid and counts the
 # processes that showed a mount only the caller's mount namespace has, an
-# interface other than lo, or a marker from hijack's arguments.
+# interface other than lo, or a marker from hijack's arguments.  Last, the
+# container's root stops every such process before its exec (procleak
+# --stop): each entry must end, 125 when its process was stopped, and none
+# may wait for the caller's Ctrl-C.
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 skip_unless_root
 : "${PROCLEAK:=$(dirname "$FIXTURE")/procleak}"
@@ -24,7 +27,7 @@ command -v nsenter >/dev/null || skip_all "no nsenter(1)"
 if [ -z "${HJ_PROCLEAK_NS:-}" ]; then
 	HJ_PROCLEAK_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
-plan 29
+plan 31
 
 d=$(tmpdir)
 mark="hjleak-$$"
@@ -127,6 +130,35 @@ TARGET=$tools
 race "--tools" 0 "$HIJACK" --pid "$TARGET" --tools --reason "$mark" -- true
 TARGET=$userns
 race "unprivileged caller" 0 "$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --reason "$mark" -- true
+
+# The stop may come before the intermediate has told hijack the command's
+# pid; hijack looks again once it does.
+TARGET=$plain
+rm -f "$d/stop"
+nsenter -t "$TARGET" -a "$PROCLEAK" --stop >"$d/stop" &
+stopper=$!
+_i=0
+until grep -q '^ready$' "$d/stop" 2>/dev/null; do
+	_i=$((_i + 1))
+	[ $_i -lt 200 ] || { echo "Bail out! procleak --stop did not start"; exit 1; }
+	sleep 0.05
+done
+hung=0 other=0 stopped=0 _i=0
+while [ $_i -lt "$n" ]; do
+	timeout -s INT 20 "$HIJACK" --pid "$TARGET" -- true </dev/null >/dev/null 2>"$d/err"
+	case $? in
+	0) ;;
+	124) hung=$((hung + 1)) ;;
+	125) grep -q "stopped" "$d/err" && stopped=$((stopped + 1)) ;;
+	*) other=$((other + 1)); diag "stop race: $(cat "$d/err")" ;;
+	esac
+	_i=$((_i + 1))
+done
+pkill -TERM -f "$PROCLEAK --stop"
+wait "$stopper"
+diag "stop race: $(grep '^stopped' "$d/stop"), $stopped entries ended 125 as stopped"
+is "$hung:$other" "0:0" "the container stops hijack's processes: no entry waits for Ctrl-C, each ends 0 or 125"
+ok "$([ "$stopped" -gt 0 ] && echo 0 || echo 1)" "... and some were stopped and ended 125, naming the stop"
 umount "$d/mark"
 ip link del "hjl$$" 2>/dev/null
 finish

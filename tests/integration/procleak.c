@@ -10,6 +10,7 @@
  * one that has not exec'd shows hijack's command line.
  *
  *   procleak MARK
+ *   procleak --stop
  *
  * Drops to uid and gid 65534, and so every capability (in a user
  * namespace that does not map 65534, or denies setgroups: stays root of
@@ -21,6 +22,10 @@
  * K: whose net/dev named an interface other than "lo" (the target's
  * network namespace has only lo); C: whose cmdline held MARK.  Exits 1
  * after 600 s.
+ *
+ * With --stop it keeps its privilege (the container's root) and sends
+ * SIGSTOP to every new process still named "hijack" (one that has not
+ * exec'd), once each; at SIGTERM or SIGINT it prints "stopped N".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +100,35 @@ static int drop(void)
 	return (int)syscall(SYS_capset, &h, none);
 }
 
+/* --stop: stop each new process of hijack's before its exec. */
+static int stopper(void)
+{
+	char buf[64], path[64];
+	long last, pid, prev = 0;
+	unsigned long stopped = 0;
+	time_t end = time(NULL) + 600;
+
+	printf("ready\n");
+	fflush(stdout);
+	while (!stop && time(NULL) < end) {
+		if (slurp("/proc/sys/kernel/ns_last_pid", buf, sizeof(buf)) <= 0)
+			return 1;
+		last = strtol(buf, NULL, 10);
+		for (pid = last; pid <= last + 1; pid++) {
+			if (pid <= prev || pid == getpid())
+				continue;
+			(void)snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+			if (slurp(path, buf, sizeof(buf)) > 0 &&
+			    strncmp(buf, "hijack", 6) == 0 && kill((pid_t)pid, SIGSTOP) == 0) {
+				stopped++;
+				prev = pid;
+			}
+		}
+	}
+	printf("stopped %lu\n", stopped);
+	return stop ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[1 << 20];
@@ -106,15 +140,17 @@ int main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: procleak MARK\n");
+		fprintf(stderr, "usage: procleak MARK | --stop\n");
 		return 2;
 	}
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGINT, &sa, NULL);
+	if (strcmp(argv[1], "--stop") == 0)
+		return stopper();
 	if (drop() < 0) {
 		perror("procleak: drop to 65534");
 		return 1;
 	}
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGINT, &sa, NULL);
 	printf("ready\n");
 	fflush(stdout);
 
