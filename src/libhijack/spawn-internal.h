@@ -93,7 +93,10 @@ _Noreturn void hj_child_exec(struct spawn *s);
 /* spawn-wait.c: hijack's side once the command's process exists */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 		   pid_t child, bool copy, bool file, struct hijack_diag *d);
+/* How long a process sent SIGKILL is given to show as dead. */
+#define KILL_WAIT_MS 1000
 int hj_reap(pid_t pid, int *ret_status);
+int hj_reap_within(pid_t pid, int *ret_status);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);
 int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,

@@ -146,6 +146,14 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 		p[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	}
 	for (;;) {
+		/*
+		 * Once the entry has failed, its processes are dead or dying
+		 * (end()), and their EOF comes at once; unless a freezer
+		 * cgroup of the target's holds them, where SIGKILL waits for
+		 * the thaw (cgroup v1).  The caller does not wait for that.
+		 */
+		if (sfd >= 0 && r < 0 && poll(p, 1, KILL_WAIT_MS) == 0)
+			return r;
 		if (sfd >= 0 && r == 0) {
 			if (poll(p, 2, -1) < 0 && errno != EINTR)
 				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
@@ -209,6 +217,24 @@ int hj_reap(pid_t pid, int *ret_status)
 }
 
 /*
+ * Reap @pid, which was sent SIGKILL or is ending, if it shows as dead
+ * within KILL_WAIT_MS; else -ETIMEDOUT, and it is left to die unreaped.
+ * A process of a cgroup v1 freezer that the target froze is such a case:
+ * a fatal signal waits there for the thaw, and the process never runs
+ * another instruction of its own before it dies.  Whatever hijack leaves
+ * so goes to init (or the caller's subreaper) when hijack exits.
+ */
+int hj_reap_within(pid_t pid, int *ret_status)
+{
+	_cleanup_close_ int pfd = pidfd_open(pid, 0);
+	struct pollfd p = { .fd = pfd, .events = POLLIN };
+
+	if (pfd >= 0 && poll(&p, 1, KILL_WAIT_MS) == 0)
+		return -ETIMEDOUT;
+	return hj_reap(pid, ret_status);
+}
+
+/*
  * Nothing half-done: a started command that hijack can no longer talk to
  * or wait for goes, rather than outlive the failure unwatched (the hangup
  * it gets when hijack exits may be ignored).  Only for a child not yet
@@ -217,7 +243,7 @@ int hj_reap(pid_t pid, int *ret_status)
 void hj_kill_reap(pid_t pid)
 {
 	(void)kill(pid, SIGKILL);
-	(void)hj_reap(pid, NULL);
+	(void)hj_reap_within(pid, NULL);
 }
 
 /* How long a dying pid namespace init is given to show as gone. */

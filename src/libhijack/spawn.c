@@ -102,13 +102,14 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 
 	r = hj_read_status(s->status_r, &cmd, &s->method,
 			   cmd > 0 ? cmd : inter, false, s->file != NULL, d);
+	/* Either may be held by a frozen cgroup of the target: not for ever. */
 	if (inter > 0)
-		(void)hj_reap(inter, &status);
+		(void)hj_reap_within(inter, &status);
 	if (r == -ECANCELED && cmd > 0)
 		return hj_died_before_exec(s, cmd, d);
 	if (r < 0 && r != -ECANCELED) {
 		if (cmd > 0)
-			(void)hj_reap(cmd, NULL);
+			(void)hj_reap_within(cmd, NULL);
 		return r;
 	}
 	/* Only the intermediate starts without the command's pid. */
@@ -223,7 +224,7 @@ static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 	if (r == -ECANCELED)
 		return 0;
 	if (r < 0)
-		(void)hj_reap(pid, NULL);
+		(void)hj_reap_within(pid, NULL);
 	return r;
 }
 

@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 39
+plan 44
 
 for m in pidfd nsfd; do
 	start_target
@@ -173,6 +173,71 @@ is "$rc:$err" "125:hijack: wait: Interrupt before the command started: Interrupt
 	"SIGINT while the command's process is held: 125, and it says so"
 [ -e "$tmp/ran/interrupted" ]
 ok $((! $?)) "... and the command did not run"
+
+# A cgroup v1 freezer that the container froze (its own cgroup, writable
+# by it, as LXC's cgroup:rw gives) holds hijack's process as it joins, and
+# there SIGKILL waits for the thaw.  The caller's Ctrl-C must still end
+# the entry (125) rather than wait with it; once thawed, what hijack left
+# dies without running the command.  A watchdog stands in for the caller
+# who would otherwise be left waiting.
+frz=$(awk '$9 == "cgroup" && $NF ~ /(^|,)freezer(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+# frozen_entry NAME COMMAND...: COMMAND enters $TARGET, started before.
+frozen_entry() {
+	_name=$1
+	shift
+	fz=$frz/hj19-$$-$_name
+	mkdir "$fz"
+	echo "$TARGET" >"$fz/cgroup.procs"
+	echo FROZEN >"$fz/freezer.state"
+	"$@" >"$tmp/err" 2>&1 </dev/null &
+	hp=$!
+	(sleep 20 && kill -KILL "$hp") 2>/dev/null &
+	dog=$!
+	_i=0
+	while ! grep -qv "^$TARGET\$" "$fz/cgroup.procs" && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	held=$(grep -cv "^$TARGET\$" "$fz/cgroup.procs")
+	kill -INT "$hp"
+	wait "$hp"
+	rc=$?
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+	err=$(cat "$tmp/err")
+	echo THAWED >"$fz/freezer.state"
+	_i=0
+	while grep -qv "^$TARGET\$" "$fz/cgroup.procs" && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	left=$(grep -cv "^$TARGET\$" "$fz/cgroup.procs")
+	kill -KILL "$TARGET"
+	stop_target
+	_i=0
+	until rmdir "$fz" 2>/dev/null || [ $_i -ge 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
+	start_target
+	frozen_entry plain "$HIJACK" --pid "$TARGET" -- "$cmd" frozen
+	is "$held:$rc:$err" "1:125:hijack: wait: Interrupt before the command started: Interrupted system call" \
+		"a frozen freezer cgroup holds hijack's process: SIGINT ends the entry, 125"
+	is "$left" 0 "... and once thawed, nothing hijack started is left"
+	[ -e "$tmp/ran/frozen" ]
+	ok $((! $?)) "... and the command never ran"
+	echo data >"$tmp/in"
+	start_target
+	frozen_entry copy sh -c 'exec "$1" --pid "$2" --write-file /tmp/hj19 <"$3"' sh "$HIJACK" "$TARGET" "$tmp/in"
+	is "$held:$rc" "1:125" "a file copy held so: SIGINT ends it, 125"
+	is "$left" 0 "... and once thawed, nothing is left"
+else
+	for t in 1 2 3 4 5; do
+		skip "a frozen freezer cgroup" "no writable cgroup v1 freezer hierarchy here"
+	done
+fi
 
 # A command that stops itself as soon as it runs has run: its stop is its
 # own (the status pipe's EOF may be read after the stop is seen), and
