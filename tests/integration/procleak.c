@@ -4,13 +4,14 @@
  * process of the target's pid namespace, with no capability, that watches
  * the pids the kernel hands out next and reads from each new process the
  * /proc files that any process of the namespace may open, whatever the
- * owner or dumpability: mountinfo, net/dev and cmdline.  A process that
+ * owner or dumpability: mountinfo, net/unix and cmdline.  A process that
  * hijack forks into the namespace before it has joined the target's mount
- * and network namespaces shows the caller's mounts and interfaces there;
+ * and network namespaces shows the caller's mounts and sockets there;
  * one that has not exec'd shows hijack's command line.
  *
  *   procleak MARK
  *   procleak --stop
+ *   procleak --bind MARK
  *
  * Drops to uid and gid 65534, and so every capability (in a user
  * namespace that does not map 65534, or denies setgroups: stays root of
@@ -19,21 +20,29 @@
  *   "seen N mnt M net K cmdline C"
  * N: new processes whose files it opened; M: of those, the processes whose
  * mountinfo held MARK (a mount source only the caller's namespace has);
- * K: whose net/dev named an interface other than "lo" (the target's
- * network namespace has only lo); C: whose cmdline held MARK.  Exits 1
- * after 600 s.
+ * K: whose net/unix named the abstract socket @MARK (bound in the
+ * caller's network namespace by procleak --bind); C: whose cmdline held
+ * MARK.  Exits 1 after 600 s.
  *
  * With --stop it keeps its privilege (the container's root) and sends
  * SIGSTOP to every new process still named "hijack" (one that has not
  * exec'd), once each; at SIGTERM or SIGINT it prints "stopped N".
+ *
+ * With --bind, run outside the target, it binds the abstract unix socket
+ * @MARK in its network namespace, prints "ready" and holds it until
+ * SIGTERM or SIGINT: a mark of that namespace that needs no interface of
+ * its own (a host may have none but lo, and no dummy driver).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,20 +78,27 @@ static int holds(const char *buf, ssize_t len, const char *mark)
 	return len > 0 && memmem(buf, (size_t)len, mark, strlen(mark)) != NULL;
 }
 
-/* Any interface but lo: net/dev has two header lines, then "name: ...". */
-static int foreign_iface(char *buf)
+/* --bind: hold the abstract socket @MARK until told to stop. */
+static int binder(const char *mark)
 {
-	char *line, *save = NULL;
-	int n = 0;
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	size_t len = strlen(mark);
+	int fd;
 
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (n++ < 2 || !strchr(line, ':'))
-			continue;
-		line += strspn(line, " ");
-		if (strncmp(line, "lo:", 3) != 0)
-			return 1;
+	if (len + 1 > sizeof(a.sun_path))
+		return 2;
+	memcpy(a.sun_path + 1, mark, len);	/* sun_path[0] = 0: abstract */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a,
+			   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len)) < 0 ||
+	    listen(fd, 1) < 0) {
+		perror("procleak: bind");
+		return 1;
 	}
+	printf("ready\n");
+	fflush(stdout);
+	while (!stop)
+		pause();
 	return 0;
 }
 
@@ -139,14 +155,16 @@ int main(int argc, char **argv)
 	time_t end = time(NULL) + 600;
 	ssize_t n;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: procleak MARK | --stop\n");
+	if (argc != 2 && !(argc == 3 && strcmp(argv[1], "--bind") == 0)) {
+		fprintf(stderr, "usage: procleak MARK | --stop | --bind MARK\n");
 		return 2;
 	}
 	(void)sigaction(SIGTERM, &sa, NULL);
 	(void)sigaction(SIGINT, &sa, NULL);
 	if (strcmp(argv[1], "--stop") == 0)
 		return stopper();
+	if (argc == 3 && strcmp(argv[1], "--bind") == 0)
+		return binder(argv[2]);
 	if (drop() < 0) {
 		perror("procleak: drop to 65534");
 		return 1;
@@ -176,9 +194,9 @@ int main(int argc, char **argv)
 				mnt++;
 				mnt_pid = pid;
 			}
-			(void)snprintf(path, sizeof(path), "/proc/%ld/net/dev", pid);
-			if (pid != net_pid && slurp(path, buf, sizeof(buf)) > 0 &&
-			    foreign_iface(buf)) {
+			(void)snprintf(path, sizeof(path), "/proc/%ld/net/unix", pid);
+			n = slurp(path, buf, sizeof(buf));
+			if (pid != net_pid && holds(buf, n, argv[1])) {
 				net++;
 				net_pid = pid;
 			}
