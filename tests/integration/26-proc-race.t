@@ -35,15 +35,19 @@ mark="hjleak-$$"
 # The old code leaked in every one of 20 entries of each kind.
 n=${PROCLEAK_ENTRIES:-20}
 
+# wait_ready FILE WHAT: until a procleak prints "ready" to FILE, 10 s.
+wait_ready() {
+	_i=0
+	until grep -q '^ready$' "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -lt 200 ] || { echo "Bail out! $2 did not start"; exit 1; }
+		sleep 0.05
+	done
+}
+
 "$PROCLEAK" --bind "$mark" >"$d/bind" &
-binder=$!
-_pids="$_pids $binder"
-_i=0
-until grep -q '^ready$' "$d/bind" 2>/dev/null; do
-	_i=$((_i + 1))
-	[ $_i -lt 200 ] || { echo "Bail out! procleak --bind did not start"; exit 1; }
-	sleep 0.05
-done
+_pids="$_pids $!"
+wait_ready "$d/bind" "procleak --bind"
 
 # racer_start: procleak in the target (started by nsenter, not by hijack);
 # racer_stop: its counts in $res.
@@ -51,12 +55,7 @@ racer_start() {
 	rm -f "$d/race"
 	nsenter -t "$TARGET" -a "$PROCLEAK" "$mark" >"$d/race" &
 	racer=$!
-	until_ready=0
-	while ! grep -q '^ready$' "$d/race" 2>/dev/null; do
-		until_ready=$((until_ready + 1))
-		[ $until_ready -lt 200 ] || { echo "Bail out! procleak did not start"; exit 1; }
-		sleep 0.05
-	done
+	wait_ready "$d/race" procleak
 }
 racer_stop() {
 	pkill -TERM -f "$PROCLEAK $mark"
@@ -144,12 +143,7 @@ TARGET=$plain
 rm -f "$d/stop"
 nsenter -t "$TARGET" -a "$PROCLEAK" --stop >"$d/stop" &
 stopper=$!
-_i=0
-until grep -q '^ready$' "$d/stop" 2>/dev/null; do
-	_i=$((_i + 1))
-	[ $_i -lt 200 ] || { echo "Bail out! procleak --stop did not start"; exit 1; }
-	sleep 0.05
-done
+wait_ready "$d/stop" "procleak --stop"
 hung=0 other=0 stopped=0 _i=0
 while [ $_i -lt "$n" ]; do
 	timeout -s INT 20 "$HIJACK" --pid "$TARGET" -- true </dev/null >/dev/null 2>"$d/err"
