@@ -26,7 +26,8 @@
  *
  * With --stop it keeps its privilege (the container's root) and sends
  * SIGSTOP to every new process still named "hijack" (one that has not
- * exec'd), once each; at SIGTERM or SIGINT it prints "stopped N".
+ * exec'd), once each, and SIGCONT to one that turns out to have exec'd by
+ * then; at SIGTERM or SIGINT it prints "stopped N".
  *
  * With --bind, run outside the target, it binds the abstract unix socket
  * @MARK in its network namespace, prints "ready" and holds it until
@@ -116,6 +117,24 @@ static int drop(void)
 	return (int)syscall(SYS_capset, &h, none);
 }
 
+/* Until @pid shows as stopped (or is gone), a second at most. */
+static void stopped_state(long pid)
+{
+	char buf[512], path[64];
+	const char *p;
+	int i;
+
+	(void)snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	for (i = 0; i < 1000; i++) {
+		if (slurp(path, buf, sizeof(buf)) <= 0)
+			return;
+		p = strrchr(buf, ')');
+		if (!p || p[1] == '\0' || p[2] == 'T' || p[2] == 't')
+			return;
+		(void)usleep(1000);
+	}
+}
+
 /* --stop: stop each new process of hijack's before its exec. */
 static int stopper(void)
 {
@@ -134,11 +153,22 @@ static int stopper(void)
 			if (pid <= prev || pid == getpid())
 				continue;
 			(void)snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+			if (slurp(path, buf, sizeof(buf)) <= 0 ||
+			    strncmp(buf, "hijack", 6) != 0 || kill((pid_t)pid, SIGSTOP) < 0)
+				continue;
+			prev = pid;
+			/*
+			 * It may have exec'd between the read and the stop: a
+			 * command stopped by its container is the command's
+			 * own business, not this attack; let it go on.  Its
+			 * name is final once the stop took hold.
+			 */
+			stopped_state(pid);
 			if (slurp(path, buf, sizeof(buf)) > 0 &&
-			    strncmp(buf, "hijack", 6) == 0 && kill((pid_t)pid, SIGSTOP) == 0) {
-				stopped++;
-				prev = pid;
-			}
+			    strncmp(buf, "hijack", 6) != 0)
+				(void)kill((pid_t)pid, SIGCONT);
+			else
+				stopped++;	/* or gone: hijack ended it */
 		}
 	}
 	printf("stopped %lu\n", stopped);
