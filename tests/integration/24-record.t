@@ -38,7 +38,7 @@ for p in journalctl jq asciinema python3 setpriv script sha256sum; do
 		skip_all "no $p (tests/deps.sh test installs it)"
 done
 
-plan 60
+plan 66
 
 tmp=$(tmpdir)
 teardown() {
@@ -200,6 +200,52 @@ ok $? "the file is still whole JSON lines"
 like "$(tail -n 1 "$f")" '*"m", "hijack: recording ended: disk-full*' \
 	"its last line is the marker saying the disk was full"
 umount "$full"
+
+# --- a writer that stalls: the relay waits 500 ms at most, then goes on ------
+# The recording's writer thread alone is held (ptrace, as a disk that
+# stops answering would hold its write) while the command writes 6 MiB,
+# more than the 4 MiB ring.  The session must go on at the relay's speed,
+# and the recording end, saying it stalled.
+cat >"$tmp/hold.py" <<'PY'
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+PTRACE_DETACH, PTRACE_SEIZE, PTRACE_INTERRUPT, WALL = 17, 0x4206, 0x4207, 0x40000000
+tid, go = int(sys.argv[1]), sys.argv[2]
+if libc.ptrace(PTRACE_SEIZE, tid, None, None) != 0 or \
+   libc.ptrace(PTRACE_INTERRUPT, tid, None, None) != 0:
+    sys.exit("ptrace: " + os.strerror(ctypes.get_errno()))
+os.waitpid(tid, WALL)
+open(go, "w").close()
+time.sleep(3)
+libc.ptrace(PTRACE_DETACH, tid, None, None)
+print("held")
+PY
+policy "record = always" "record-dir = $R"
+rm -f "$tmp/go"
+"$HIJACK" --pid "$T" --pty -- sh -c \
+	"echo waiting; while [ ! -e '$tmp/go' ]; do sleep 0.05; done; head -c 6291456 /dev/zero | tr '\\0' x; echo; echo after-the-stall" \
+	</dev/null >"$tmp/out" 2>"$tmp/err" &
+hp=$!
+_i=0
+until grep -q waiting "$tmp/out" 2>/dev/null || [ $_i -ge 200 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+# The writer starts with the relay's first chunk: hijack's one other thread.
+writer=$(ls "/proc/$hp/task" | grep -v "^$hp\$" | head -n 1)
+held=$(python3 "$tmp/hold.py" "${writer:-0}" "$tmp/go" 2>&1)
+wait "$hp"
+rc=$?
+is "$held:$rc" "held:0" "the recording's writer held: the session goes on to its end"
+like "$(tail -c 20 "$tmp/out")" "*after-the-stall*" "and the caller saw all of it"
+like "$(cat "$tmp/err")" "hijack: warning: record: the recording ended early (stalled*" \
+	"hijack says on stderr that the recording ended"
+s=$(last $START)
+like "$(field "$s" $END HIJACK_RECORDING_END)" "stalled*" "the end record: recording_end=stalled"
+like "$(field "$s" $END HIJACK_RECORDING_DROPPED_BYTES)" "[1-9]*" "and how many bytes were not recorded"
+cast_valid "$R/$s.cast"
+ok $? "the file is still whole JSON lines"
 
 # --- a record-dir hijack will not write in ------------------------------------
 mkdir -m 700 "$tmp/real"
