@@ -47,6 +47,8 @@ struct spawn {
 	int cwdfd;
 	int status_w;
 	int status_r;		/* hijack's end: the command closes its copy */
+	int go_w;		/* forked shape: hijack's, to let the command on */
+	int go_r;		/* ... once it knows the command's pid */
 	struct hj_args args;	/* hijack's own argv, hidden once seen */
 	int procdir;		/* hijack's /proc, for the exec label */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
@@ -92,11 +94,13 @@ _Noreturn void hj_child_exec(struct spawn *s);
 
 /* spawn-wait.c: hijack's side once the command's process exists */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
-		   pid_t child, bool copy, bool file, struct hijack_diag *d);
+		   pid_t child, bool copy, bool file, int *go,
+		   struct hijack_diag *d);
 /* How long a process sent SIGKILL is given to show as dead. */
 #define KILL_WAIT_MS 1000
 int hj_reap(pid_t pid, int *ret_status);
 int hj_reap_within(pid_t pid, int *ret_status);
+bool hj_execd_once_dead(pid_t pid);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);
 int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,

@@ -231,4 +231,6 @@ void hj_spawn_close(struct spawn *s)
 	close_fdp(&s->rootfd);
 	close_fdp(&s->cwdfd);
 	close_fdp(&s->status_w);
+	close_fdp(&s->go_r);
+	close_fdp(&s->go_w);
 }

@@ -124,9 +124,16 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
  * (> 0) the wait is guarded as above; @copy: it is a file copy under way
  * (after MSG_STARTED), which never execs; @file: the process is a file
  * copy's, started or not, and is named so.
+ *
+ * @go (if not NULL) is the write end the forked shape's command waits on
+ * before its first step: one byte once its pid is here and the entry
+ * stands, or, if the entry was ended first, the command is killed and
+ * the pipe closed.  A command whose pid never came (the intermediate was
+ * killed in between) reads EOF when the caller closes it, and gives up.
  */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
-		   pid_t child, bool copy, bool file, struct hijack_diag *d)
+		   pid_t child, bool copy, bool file, int *go,
+		   struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN } };
@@ -159,6 +166,9 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
 			if (p[1].revents & POLLIN)
 				r = guard(sfd, child, *ret_pid, copy, file, d);
+			/* A command not yet let on gives up at once. */
+			if (r < 0 && go)
+				close_fdp(go);
 			if (!(p[0].revents & (POLLIN | POLLHUP)))
 				continue;
 		}
@@ -184,6 +194,13 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			 */
 			if (sfd >= 0 && r == 0)
 				r = check_stops(child, m.pid, copy, file, d);
+			if (go && r == 0 && write(*go, "", 1) != 1)
+				r = hj_diag_set(d, HIJACK_STEP_FORK, errno,
+						"starting the command");
+			if (r < 0)
+				(void)kill(m.pid, SIGKILL);
+			if (go)
+				close_fdp(go);
 			if (started)
 				return r;
 		} else if (m.kind == MSG_EXEC) {
@@ -232,6 +249,21 @@ int hj_reap_within(pid_t pid, int *ret_status)
 	if (pfd >= 0 && poll(&p, 1, KILL_WAIT_MS) == 0)
 		return -ETIMEDOUT;
 	return hj_reap(pid, ret_status);
+}
+
+/*
+ * Did @pid, sent SIGKILL, exec before it died?  Asked once it shows as
+ * dead (KILL_WAIT_MS at most), left unreaped; false if it does not die
+ * in that time or /proc cannot tell.
+ */
+bool hj_execd_once_dead(pid_t pid)
+{
+	_cleanup_close_ int pfd = pidfd_open(pid, 0);
+	struct pollfd p = { .fd = pfd, .events = POLLIN };
+
+	if (pfd < 0 || poll(&p, 1, KILL_WAIT_MS) != 1)
+		return false;
+	return never_execd(pid) == 0;
 }
 
 /*

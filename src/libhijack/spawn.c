@@ -101,13 +101,22 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 	int r, status = 0;
 
 	r = hj_read_status(s->status_r, &cmd, &s->method,
-			   cmd > 0 ? cmd : inter, false, s->file != NULL, d);
+			   cmd > 0 ? cmd : inter, false, s->file != NULL,
+			   inter > 0 ? &s->go_w : NULL, d);
+	close_fdp(&s->go_w);	/* the command waiting on it gives up */
 	/* Either may be held by a frozen cgroup of the target: not for ever. */
 	if (inter > 0)
 		(void)hj_reap_within(inter, &status);
 	if (r == -ECANCELED && cmd > 0)
 		return hj_died_before_exec(s, cmd, d);
 	if (r < 0 && r != -ECANCELED) {
+		/*
+		 * Ended by a signal at the very moment of the exec, the
+		 * command did run: its death is then its own (128+N).
+		 */
+		if (cmd > 0 && !s->file && d && d->step == HIJACK_STEP_WAIT &&
+		    d->err == EINTR && hj_execd_once_dead(cmd))
+			return cmd;
 		if (cmd > 0)
 			(void)hj_reap_within(cmd, NULL);
 		return r;
@@ -162,7 +171,9 @@ static _Noreturn void child_intermediate(struct spawn *s)
 	struct hijack_diag d = { 0 };
 	struct msg m = { .kind = MSG_PID };
 	pid_t pid;
+	char go;
 
+	close_fdp(&s->go_w);	/* hijack's alone: the command sees its EOF */
 	hj_child_cgroups(s);
 	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
 				      s->p->wd_mode != HIJACK_DIR_TARGET,
@@ -176,8 +187,17 @@ static _Noreturn void child_intermediate(struct spawn *s)
 		(void)fork_failed(s, errno, &d);
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		/*
+		 * Nothing until hijack knows this pid: it lets us on, or
+		 * closes the pipe when it ended the entry in between.
+		 */
+		if (read(s->go_r, &go, 1) != 1)
+			_exit(CHILD_EXIT_FAILED);
+		close_fdp(&s->go_r);
 		hj_child_exec(s);
+	}
+	close_fdp(&s->go_r);
 	m.pid = pid;
 	m.method = s->method;
 	hj_send_msg(s->status_w, &m);
@@ -190,6 +210,7 @@ static _Noreturn void child_intermediate(struct spawn *s)
  */
 static int start_forked(struct spawn *s, struct hijack_diag *d)
 {
+	int go[2];
 	pid_t pid;
 	int r;
 
@@ -198,14 +219,23 @@ static int start_forked(struct spawn *s, struct hijack_diag *d)
 		if (r < 0)
 			return r;
 	}
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "start pipe");
+	s->go_r = go[0];
+	s->go_w = go[1];
 	pid = hj_fork_child(s);
-	if (pid < 0)
-		return fork_failed(s, errno, d);
+	if (pid < 0) {
+		r = fork_failed(s, errno, d);
+		close_fdp(&s->go_r);
+		close_fdp(&s->go_w);
+		return r;
+	}
 	if (pid == 0) {
 		close_fdp(&s->status_r);
 		child_intermediate(s);
 	}
 	close_fdp(&s->status_w);
+	close_fdp(&s->go_r);
 	return wait_exec(s, 0, pid, d);
 }
 
@@ -219,7 +249,7 @@ static int start_forked(struct spawn *s, struct hijack_diag *d)
  */
 static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 {
-	int r = hj_read_status(s->status_r, &pid, NULL, pid, true, true, d);
+	int r = hj_read_status(s->status_r, &pid, NULL, pid, true, true, NULL, d);
 
 	if (r == -ECANCELED)
 		return 0;
@@ -320,7 +350,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		.t = t, .p = p, .method = p->method,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
-		.procdir = -EBADF,
+		.procdir = -EBADF, .go_w = -EBADF, .go_r = -EBADF,
 	};
 	struct hj_pty pty;
 	int i, r;

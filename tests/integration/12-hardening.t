@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 31
+plan 33
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -176,6 +176,32 @@ left=$(pgrep -x -f "sleep 98765")
 like "$rc $(cat "$d/wait.out")" "125 hijack: wait: signalfd*" "hijack's wait fails (signalfd refused): 125, and says so"
 is "$left" "" "... and the command it started is killed, not left running"
 stop_target
+
+# --- 7c. the caller's Ctrl-C between the command's fork and its pid -------
+# The intermediate has forked the command and is held before it tells
+# hijack the pid; Ctrl-C then ends the entry (125), and the command, which
+# ignores the hangup, must never run: it waits for hijack to let it on.
+start_target
+rm -f "$d/stalled" "$d/go" "$d/ran7c"
+LD_PRELOAD=$HJSHIM HJ_SHIM_DIR=$d HJ_SHIM_HOOK=cmdfork \
+	"$HIJACK" --pid "$TARGET" -- /bin/sh -c "trap '' HUP; : >'$d/ran7c'; sleep 97531" >"$d/fork.out" 2>&1 &
+hj=$!
+wait_for "$d/stalled"
+kill -INT "$hj"
+wait "$hj"; rc=$?
+touch "$d/go"
+_i=0
+while [ ! -e "$d/ran7c" ] && [ $_i -lt 20 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+left=$(pgrep -f "sleep 97531")
+[ -z "$left" ] || kill -9 $left
+is "$rc:$(cat "$d/fork.out")" "125:hijack: wait: Interrupt before the command started: Interrupted system call" \
+	"Ctrl-C before hijack knows the command's pid: 125, and it says so"
+is "$([ -e "$d/ran7c" ] && echo ran):$left" ":" "... and the command never ran, nor is it left"
+stop_target
+rm -f "$d/stalled" "$d/go"
 
 # --- 8. PTRACE_SEIZE: identity proven before stopping or reading -----------
 # In a pid namespace of our own, where nothing else forks, the target's pid

@@ -12,6 +12,9 @@
  *			of the command's setup) waits first
  *   HJ_SHIM_HOOK=signalfd	signalfd() fails with EMFILE (hijack's wait
  *			for a started command)
+ *   HJ_SHIM_HOOK=cmdfork	clone3() with CLONE_PARENT (the intermediate
+ *			forking the command) waits after it, in the
+ *			intermediate, before it tells hijack the pid
  *
  * Waiting means: create DIR/stalled, then wait (up to 30 s) for DIR/go.
  * Every ptrace() call is logged to DIR/ptrace.log as "REQUEST PID".
@@ -25,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <linux/sched.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,4 +119,27 @@ int signalfd(int fd, const sigset_t *mask, int flags)
 	real = (int (*)(int, const sigset_t *, int))dlsym(RTLD_NEXT,
 							  "signalfd");
 	return real(fd, mask, flags);
+}
+
+/*
+ * Every argument passed on as a long, as the x86-64 and arm64 calling
+ * conventions allow for a variadic call: the shim's tests run there.
+ */
+long syscall(long nr, ...)
+{
+	long (*real)(long, ...);
+	long a[6], ret;
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	ret = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == SYS_clone3 && ret > 0 && hooked("cmdfork") &&
+	    (((const struct clone_args *)a[0])->flags & CLONE_PARENT))
+		stall();
+	return ret;
 }
