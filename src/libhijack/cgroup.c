@@ -332,3 +332,70 @@ int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 	}
 	return 0;
 }
+
+/*
+ * Is @pid, a process of hijack's (the command), held by a freezer?  Asked
+ * of the cgroups it is in now (the container may have moved it), from its
+ * own /proc/PID/cgroup, under the mounts the plan found: the v1 freezer's
+ * freezer.state, the v2 cgroup.events.  A frozen task's wchan and state
+ * say nothing reliable: it may be frozen where it slept.
+ */
+static bool frozen_in(const struct hijack_cgroup *g, const char *text)
+{
+	_cleanup_free_ char *rel = NULL, *file = NULL, *state = NULL;
+	bool v2 = !*g->controllers;
+	size_t root, plen;
+
+	if (!g->dir || !g->path)
+		return false;
+	root = strlen(g->dir);
+	plen = strcmp(g->path, "/") ? strlen(g->path) : 0;
+	if (root < plen || strcmp(g->dir + root - plen, g->path + (plen ? 0 : 1)))
+		return false;
+	root -= plen;
+	rel = path_of(text, g->controllers);
+	if (!rel || asprintf(&file, "%.*s%s/%s", (int)root, g->dir,
+			     strcmp(rel, "/") ? rel : "",
+			     v2 ? "cgroup.events" : "freezer.state") < 0) {
+		file = NULL;
+		return false;
+	}
+	if (hj_read_at(AT_FDCWD, file, &state, NULL) < 0)
+		return false;
+	if (v2)
+		return !strncmp(state, "frozen 1", 8) || strstr(state, "\nfrozen 1");
+	return !strncmp(state, "FROZEN", 6) || !strncmp(state, "FREEZING", 8);
+}
+
+/* Is @name among the comma-separated @list ("cpu,freezer")? */
+static bool has_controller(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *c;
+
+	for (c = list; *c; c = *c ? c + 1 : c) {
+		if (!strncmp(c, name, n) && (!c[n] || c[n] == ','))
+			return true;
+		c = strchrnul(c, ',');
+	}
+	return false;
+}
+
+bool hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[64];
+	size_t i;
+
+	(void)snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	if (hj_read_at(AT_FDCWD, path, &text, NULL) < 0)
+		return false;
+	for (i = 0; i < p->ncgroups; i++) {
+		const struct hijack_cgroup *g = &p->cgroups[i];
+
+		if ((!*g->controllers || has_controller(g->controllers, "freezer")) &&
+		    frozen_in(g, text))
+			return true;
+	}
+	return false;
+}

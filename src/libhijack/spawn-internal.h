@@ -103,7 +103,8 @@ int hj_reap_within(pid_t pid, int *ret_status);
 bool hj_execd_once_dead(pid_t pid);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);
-int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
+int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
+		       const sigset_t *set, struct hj_pty *pty,
 		       struct hijack_diag *d);
 int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
 		    struct hijack_diag *d);

@@ -410,12 +410,40 @@ int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
  * forwarded like a signal sent by a process.  A resize resizes the
  * command's own terminal when it has one, and is forwarded otherwise.
  */
-int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
+/*
+ * The caller asked the command to end, and it has not: if a freezer of
+ * its cgroup holds it, it cannot act on the signal, and the caller would
+ * wait for the thaw.  It is killed then (a v2 freezer lets it die: its
+ * status is 128+9); one that a v1 freezer holds dies only at the thaw,
+ * and hijack ends the entry without it.  A command that is not frozen
+ * handles the signal as it likes (a shell ignores SIGINT).
+ */
+static int end_frozen(const struct hijack_plan *p, pid_t pid,
+		      struct hijack_diag *d)
+{
+	_cleanup_close_ int pfd = -EBADF;
+	struct pollfd pp;
+
+	if (!hj_cgroup_frozen(p, pid))
+		return 0;
+	(void)kill(pid, SIGKILL);
+	pfd = pidfd_open(pid, 0);
+	pp = (struct pollfd){ .fd = pfd, .events = POLLIN };
+	if (pfd >= 0 && poll(&pp, 1, KILL_WAIT_MS) == 1)
+		return 0;
+	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
+			   "the command (pid %d) is held by its cgroup's freezer: killed, it ends when thawed",
+			   (int)pid);
+}
+
+int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
+		       const sigset_t *set, struct hj_pty *pty,
 		       struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
 	struct signalfd_siginfo si;
+	bool asked = false;	/* to end, and not yet looked at since */
 	siginfo_t info;
 	int n, err;
 
@@ -438,12 +466,21 @@ int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
 		}
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		n = 1 + hj_pty_pollfds(pty, pfd + 1);
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
+		err = poll(pfd, (nfds_t)n, asked ? KILL_WAIT_MS : -1);
+		if (err < 0) {
 			if (errno == EINTR)
 				continue;
 			err = errno;
 			hj_kill_reap(pid);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, err, "poll");
+		}
+		if (err == 0) {
+			/* Looked at again only when asked again. */
+			asked = false;
+			err = end_frozen(p, pid, d);
+			if (err < 0)
+				return err;
+			continue;
 		}
 		hj_pty_handle(pty, pfd + 1, n - 1);
 		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
@@ -461,8 +498,10 @@ int hj_wait_forwarding(pid_t pid, const sigset_t *set, struct hj_pty *pty,
 			 * shell does for a stopped job it kills.
 			 */
 			if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT ||
-			    si.ssi_signo == SIGHUP || si.ssi_signo == SIGQUIT)
+			    si.ssi_signo == SIGHUP || si.ssi_signo == SIGQUIT) {
 				(void)kill(pid, SIGCONT);
+				asked = true;
+			}
 		}
 	}
 	/* Consume what arrived too late to forward, so it does not hit us. */

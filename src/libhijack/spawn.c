@@ -299,7 +299,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 		else if (s->file)
 			r = wait_copy(s, cmd, d);
 		else
-			r = hj_wait_forwarding(cmd, &set, s->pty, d);
+			r = hj_wait_forwarding(p, cmd, &set, s->pty, d);
 		if (r == 0)
 			r = hj_reap_command(s, cmd, &status, d);
 		if (r == 0 && ret) {

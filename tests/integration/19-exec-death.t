@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 44
+plan 48
 
 for m in pidfd nsfd; do
 	start_target
@@ -181,31 +181,16 @@ ok $((! $?)) "... and the command did not run"
 # dies without running the command.  A watchdog stands in for the caller
 # who would otherwise be left waiting.
 frz=$(awk '$9 == "cgroup" && $NF ~ /(^|,)freezer(,|$)/ { print $5; exit }' /proc/self/mountinfo)
-# frozen_entry NAME COMMAND...: COMMAND enters $TARGET, started before.
-frozen_entry() {
-	_name=$1
-	shift
-	fz=$frz/hj19-$$-$_name
-	mkdir "$fz"
-	echo "$TARGET" >"$fz/cgroup.procs"
-	echo FROZEN >"$fz/freezer.state"
-	"$@" >"$tmp/err" 2>&1 </dev/null &
-	hp=$!
-	(sleep 20 && kill -KILL "$hp") 2>/dev/null &
-	dog=$!
-	_i=0
-	while ! grep -qv "^$TARGET\$" "$fz/cgroup.procs" && [ $_i -lt 200 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	held=$(grep -cv "^$TARGET\$" "$fz/cgroup.procs")
-	kill -INT "$hp"
-	wait "$hp"
-	rc=$?
+# thaw_and_clean VALUE FILE: after an entry into the freezer cgroup $fz
+# ($hp, watched by $dog): $err, $dog ("dog" if the watchdog had to end
+# hijack); then thaw, $left (what is left in the cgroup besides the
+# target), and the target and the cgroup gone.
+thaw_and_clean() {
 	kill "$dog" 2>/dev/null
 	wait "$dog" 2>/dev/null
+	dog=$([ -e "$tmp/dog" ] && echo dog)
 	err=$(cat "$tmp/err")
-	echo THAWED >"$fz/freezer.state"
+	echo "$1" >"$fz/$2"
 	_i=0
 	while grep -qv "^$TARGET\$" "$fz/cgroup.procs" && [ $_i -lt 200 ]; do
 		sleep 0.05
@@ -219,6 +204,30 @@ frozen_entry() {
 		sleep 0.05
 		_i=$((_i + 1))
 	done
+}
+# frozen_entry NAME COMMAND...: COMMAND enters $TARGET, started before.
+frozen_entry() {
+	_name=$1
+	shift
+	fz=$frz/hj19-$$-$_name
+	mkdir "$fz"
+	echo "$TARGET" >"$fz/cgroup.procs"
+	echo FROZEN >"$fz/freezer.state"
+	"$@" >"$tmp/err" 2>&1 </dev/null &
+	hp=$!
+	rm -f "$tmp/dog"
+	(sleep 20 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
+	dog=$!
+	_i=0
+	while ! grep -qv "^$TARGET\$" "$fz/cgroup.procs" && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	held=$(grep -cv "^$TARGET\$" "$fz/cgroup.procs")
+	kill -INT "$hp"
+	wait "$hp"
+	rc=$?
+	thaw_and_clean THAWED freezer.state
 }
 if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	start_target
@@ -236,6 +245,58 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 else
 	for t in 1 2 3 4 5; do
 		skip "a frozen freezer cgroup" "no writable cgroup v1 freezer hierarchy here"
+	done
+fi
+
+# Frozen after the exec: the command cannot act on the SIGINT hijack hands
+# on, so the caller's Ctrl-C would wait for the thaw.  hijack looks, a
+# second after, whether a freezer holds it: a v2 freezer lets SIGKILL
+# through (128+9); under v1 the entry ends 125, saying so.  The command
+# here handles SIGINT itself, so that without the freezer it would go on.
+# frozen_after KIND FREEZE THAW: $rc, $err, $dog (the watchdog had to end
+# hijack) and $left (processes left in the cgroup after the thaw).
+frozen_after() {
+	start_target
+	fz=$1/hj19-$$-after
+	mkdir "$fz"
+	echo "$TARGET" >"$fz/cgroup.procs"
+	rm -f "$tmp/dog"
+	"$HIJACK" --pid "$TARGET" -- sh -c "trap 'echo int' INT; while :; do sleep 0.1; done" \
+		>"$tmp/err" 2>&1 </dev/null &
+	hp=$!
+	(sleep 20 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
+	dog=$!
+	_i=0
+	until grep -q "while" /proc/$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)/cmdline 2>/dev/null ||
+		[ $_i -ge 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	echo "$2" >"$fz/$4"
+	sleep 0.2
+	kill -INT "$hp"
+	wait "$hp"
+	rc=$?
+	thaw_and_clean "$3" "$4"
+}
+if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
+	frozen_after "$frz" FROZEN THAWED freezer.state
+	like "$dog:$rc:$err" ":125:hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
+		"frozen by a v1 freezer after its exec: SIGINT ends the entry, 125, saying why"
+	is "$left" 0 "... and once thawed, the command is gone"
+else
+	for t in 1 2; do
+		skip "a command frozen after its exec" "no writable cgroup v1 freezer hierarchy here"
+	done
+fi
+v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
+	frozen_after "$v2" 1 0 cgroup.freeze
+	is "$dog:$rc" ":137" "frozen by a v2 freezer after its exec: SIGINT ends it, killed (137)"
+	is "$left" 0 "... and nothing is left"
+else
+	for t in 1 2; do
+		skip "a command frozen after its exec" "no writable cgroup v2 hierarchy here"
 	done
 fi
 
