@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -41,10 +42,13 @@ static bool uses_user_notif(const struct sock_filter *insns, size_t len)
  * is stopped (and must be detached), or a negative errno when it is not
  * held (detached already, or gone).
  */
+/* How long a target is given to stop for its filters to be read. */
+#define STOP_WAIT_MS 1000
+
 static int seize_stopped(const struct hijack_target *t, unsigned long count,
 			 struct hijack_diag *d)
 {
-	int r, status;
+	int r, status, ms;
 
 	if (ptrace(PTRACE_SEIZE, t->pid, 0, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
@@ -69,12 +73,24 @@ static int seize_stopped(const struct hijack_target *t, unsigned long count,
 				"interrupt pid %d", (int)t->pid);
 		goto detach;
 	}
-	while (waitpid(t->pid, &status, __WALL) < 0) {
-		if (errno != EINTR) {
-			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
-					"wait for pid %d to stop", (int)t->pid);
-			goto detach;
-		}
+	/*
+	 * The stop comes at once, unless a freezer of the target's cgroup
+	 * holds it: then the stop, and the detach, wait for the thaw, which
+	 * the caller is not made to wait for.  A seize left so ends with
+	 * hijack.
+	 */
+	for (ms = 0; (r = waitpid(t->pid, &status, __WALL | WNOHANG)) == 0 ||
+		     (r < 0 && errno == EINTR); ms++) {
+		if (ms == STOP_WAIT_MS)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ETIMEDOUT,
+					   "pid %d did not stop, to have its seccomp filters read, within %d ms (a freezer of its cgroup holds it?)",
+					   (int)t->pid, STOP_WAIT_MS);
+		(void)nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	if (r < 0) {
+		r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+				"wait for pid %d to stop", (int)t->pid);
+		goto detach;
 	}
 	if (!WIFSTOPPED(status))
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, ESRCH,

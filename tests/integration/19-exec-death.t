@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 48
+plan 50
 
 for m in pidfd nsfd; do
 	start_target
@@ -284,8 +284,29 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	like "$dog:$rc:$err" ":125:hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
 		"frozen by a v1 freezer after its exec: SIGINT ends the entry, 125, saying why"
 	is "$left" 0 "... and once thawed, the command is gone"
+	# The plan reads a target's seccomp filters in a ptrace stop, which a
+	# frozen target never reaches: not waited for.
+	start_target --deny-mkdir
+	fz=$frz/hj19-$$-plan
+	mkdir "$fz"
+	echo "$TARGET" >"$fz/cgroup.procs"
+	echo FROZEN >"$fz/freezer.state"
+	"$HIJACK" --pid "$TARGET" --explain >"$tmp/err" 2>&1 </dev/null &
+	hp=$!
+	rm -f "$tmp/dog"
+	(sleep 20 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
+	dog=$!
+	wait "$hp"
+	rc=$?
+	echo THAWED >"$fz/freezer.state"
+	sleep 0.2
+	tracer=$(awk '/^TracerPid:/ { print $2 }' "/proc/$TARGET/status")
+	thaw_and_clean THAWED freezer.state
+	like "$dog:$rc:$err" ":125:hijack: seccomp: pid $TARGET did not stop, to have its seccomp filters read, within * ms*" \
+		"a frozen target's filters: the plan gives up, 125, saying why"
+	is "$tracer" 0 "... and once thawed, the target is traced by no one"
 else
-	for t in 1 2; do
+	for t in 1 2 3 4; do
 		skip "a command frozen after its exec" "no writable cgroup v1 freezer hierarchy here"
 	done
 fi
