@@ -78,7 +78,17 @@ static int check_stops(pid_t child, pid_t cmd, bool copy, bool file,
 	if (!stopped_early(child, copy, &sig) &&
 	    !(cmd > 0 && cmd != child && stopped_early(cmd, copy, &sig)))
 		return 0;
-	end(child, cmd);
+	if (copy && cmd == child) {
+		/*
+		 * A copy under way: told to end, as by the caller, it removes
+		 * its temporary file (files.c); one stopped again is killed
+		 * when the wait for it runs out (wait_copy()).
+		 */
+		(void)kill(child, SIGTERM);
+		(void)kill(child, SIGCONT);
+	} else {
+		end(child, cmd);
+	}
 	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 			   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
 			   file ? "copy's" : "command's",

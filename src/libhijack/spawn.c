@@ -253,8 +253,8 @@ static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 
 	if (r == -ECANCELED)
 		return 0;
-	if (r < 0)
-		(void)hj_reap_within(pid, NULL);
+	if (r < 0 && hj_reap_within(pid, NULL) == -ETIMEDOUT)
+		hj_kill_reap(pid);
 	return r;
 }
 

@@ -14,7 +14,7 @@ for tool in runc lxc-create busybox python3 pgrep cmp; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 44
+plan 46
 
 tmp=$(tmpdir)
 n=hj15-$$
@@ -156,6 +156,22 @@ wait "$hj"
 rc=$?
 exec 7>&-
 is "$rc" 143 "SIGTERM to hijack midway: forwarded, exit 143"
+is "$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "old:0" \
+	"... the old file is whole and the temporary file removed"
+
+# A process of the container stops the copier midway: the entry ends 125,
+# and the copier, told to end, removes its temporary file.
+"$HIJACK" --pid "$P" --write-file=/atom <"$tmp/fifo" 2>"$tmp/stop.err" &
+hj=$!
+exec 7>"$tmp/fifo"
+head -c 1048576 /dev/zero >&7
+wait_temp atom
+kill -STOP "$(pgrep -P "$hj")"
+wait "$hj"
+rc=$?
+exec 7>&-
+like "$rc:$(cat "$tmp/stop.err")" "125:hijack: wait: the copy's process was stopped*" \
+	"the copier stopped by the container midway: 125, saying so"
 is "$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "old:0" \
 	"... the old file is whole and the temporary file removed"
 
