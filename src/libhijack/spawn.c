@@ -59,6 +59,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "spawn-internal.h"
 
@@ -122,10 +123,14 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 		return r;
 	}
 	/* Only the intermediate starts without the command's pid. */
+	if (cmd <= 0 && WIFSIGNALED(status))
+		return hj_diag_set(d, HIJACK_STEP_FORK, ECHILD,
+				   "the process entering pid %d's namespaces was killed by signal %d (a limit of its cgroup?)",
+				   (int)s->p->pid, WTERMSIG(status));
 	if (cmd <= 0)
 		return hj_diag_set(d, HIJACK_STEP_FORK, ECHILD,
-				   "intermediate for pid %d exited with status %d",
-				   (int)s->p->pid, status);
+				   "the process entering pid %d's namespaces exited with status %d",
+				   (int)s->p->pid, WEXITSTATUS(status));
 	return cmd;
 }
 
