@@ -146,8 +146,12 @@ static int stopper(void)
 	printf("ready\n");
 	fflush(stdout);
 	while (!stop && time(NULL) < end) {
-		if (slurp("/proc/sys/kernel/ns_last_pid", buf, sizeof(buf)) <= 0)
+		/* The signal to stop may cut this read short (EINTR). */
+		if (slurp("/proc/sys/kernel/ns_last_pid", buf, sizeof(buf)) <= 0) {
+			if (stop)
+				break;
 			return 1;
+		}
 		last = strtol(buf, NULL, 10);
 		for (pid = last; pid <= last + 1; pid++) {
 			if (pid <= prev || pid == getpid())
@@ -204,8 +208,11 @@ int main(int argc, char **argv)
 
 	while (!stop && time(NULL) < end) {
 		n = slurp("/proc/sys/kernel/ns_last_pid", buf, sizeof(buf));
-		if (n <= 0)
+		if (n <= 0) {
+			if (stop)
+				break;	/* cut short by the signal to stop */
 			return 1;
+		}
 		last = strtol(buf, NULL, 10);
 		/* Each new pid once, and the next few while it is young. */
 		for (pid = last; pid <= last + 3; pid++) {
