@@ -53,14 +53,16 @@ wait_ready "$d/bind" "procleak --bind"
 # racer_stop: its counts in $res.
 racer_start() {
 	rm -f "$d/race"
-	nsenter -t "$TARGET" -a "$PROCLEAK" "$mark" >"$d/race" &
+	nsenter -t "$TARGET" -a "$PROCLEAK" "$mark" >"$d/race" 2>&1 &
 	racer=$!
 	wait_ready "$d/race" procleak
 }
 racer_stop() {
 	pkill -TERM -f "$PROCLEAK $mark"
 	wait "$racer"
+	racer_rc=$?
 	res=$(grep '^seen' "$d/race")
+	[ -n "$res" ] || diag "procleak printed: $(tr '\n' ' ' <"$d/race") (exit $racer_rc)"
 }
 
 # check NAME: the counts of the last race, none leaked, some seen.

@@ -211,7 +211,8 @@ int main(int argc, char **argv)
 		if (n <= 0) {
 			if (stop)
 				break;	/* cut short by the signal to stop */
-			return 1;
+			perror("procleak: ns_last_pid");
+			break;	/* the counts so far, and exit 1 */
 		}
 		last = strtol(buf, NULL, 10);
 		/* Each new pid once, and the next few while it is young. */
