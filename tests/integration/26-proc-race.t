@@ -58,7 +58,10 @@ racer_start() {
 	wait_ready "$d/race" procleak
 }
 racer_stop() {
-	pkill -TERM -f "$PROCLEAK $mark"
+	# procleak alone: nsenter, its parent (it forks to enter the pid
+	# namespace), would die at once, and its wait return before procleak
+	# has printed its counts.
+	pkill -TERM -f "^$PROCLEAK $mark"
 	wait "$racer"
 	racer_rc=$?
 	res=$(grep '^seen' "$d/race")
@@ -157,7 +160,7 @@ while [ $_i -lt "$n" ]; do
 	esac
 	_i=$((_i + 1))
 done
-pkill -TERM -f "$PROCLEAK --stop"
+pkill -TERM -f "^$PROCLEAK --stop"
 wait "$stopper"
 diag "stop race: $(grep '^stopped' "$d/stop"), $stopped entries ended 125 as stopped"
 is "$hung:$other" "0:0" "the container stops hijack's processes: no entry waits for Ctrl-C, each ends 0 or 125"
