@@ -393,6 +393,11 @@ static int fill_and_rename(const struct hijack_file *f, int dirfd,
 		r = -errno;
 		goto fail_file;
 	}
+	/* Told to end while it finished: the old file stays. */
+	if (stop_sig) {
+		(void)unlinkat(dirfd, tmp, 0);
+		reraise(stop_sig);
+	}
 	if (renameat(dirfd, tmp, dirfd, base) < 0) {
 		r = -errno;
 		goto fail_file;

@@ -14,6 +14,7 @@
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "spawn-internal.h"
 
@@ -420,6 +421,14 @@ int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
  * forwarded like a signal sent by a process.  A resize resizes the
  * command's own terminal when it has one, and is forwarded otherwise.
  */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /*
  * The caller asked the command to end, and it has not: if a freezer of
  * its cgroup holds it, it cannot act on the signal, and the caller would
@@ -453,7 +462,7 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
 	struct signalfd_siginfo si;
-	bool asked = false;	/* to end, and not yet looked at since */
+	long long look = -1;	/* when to look for a freezer, if asked to end */
 	siginfo_t info;
 	int n, err;
 
@@ -476,7 +485,12 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 		}
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		n = 1 + hj_pty_pollfds(pty, pfd + 1);
-		err = poll(pfd, (nfds_t)n, asked ? KILL_WAIT_MS : -1);
+		/*
+		 * A fixed moment, not a quiet second: the terminal's traffic
+		 * (which the container can make) must not put it off.
+		 */
+		err = look < 0 ? -1 : (int)(look > now_ms() ? look - now_ms() : 0);
+		err = poll(pfd, (nfds_t)n, err);
 		if (err < 0) {
 			if (errno == EINTR)
 				continue;
@@ -484,9 +498,9 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 			hj_kill_reap(pid);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, err, "poll");
 		}
-		if (err == 0) {
+		if (look >= 0 && now_ms() >= look) {
 			/* Looked at again only when asked again. */
-			asked = false;
+			look = -1;
 			err = end_frozen(p, pid, d);
 			if (err < 0)
 				return err;
@@ -510,7 +524,8 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 			if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT ||
 			    si.ssi_signo == SIGHUP || si.ssi_signo == SIGQUIT) {
 				(void)kill(pid, SIGCONT);
-				asked = true;
+				if (look < 0)
+					look = now_ms() + KILL_WAIT_MS;
 			}
 		}
 	}

@@ -18,17 +18,17 @@ if [ -z "${HIJACK_AUDIT_PRIVATE:-}" ]; then
 		echo "1..0 # SKIP needs root (journald, mounts, containers): run as root"
 		exit 77
 	fi
-	made_log="" made_etc=""
+	made_log=""
 	if [ ! -e /dev/log ] && [ ! -L /dev/log ]; then
 		: >/dev/log && made_log=1
 	fi
-	if [ ! -d /etc/hijack ]; then
-		mkdir -m 755 /etc/hijack && made_etc=1
-	fi
+	# Made once and left: removing it would take the tmpfs that another
+	# test running beside this one mounted on it in its own namespace
+	# (a mountpoint deleted anywhere is unmounted everywhere).
+	[ -d /etc/hijack ] || mkdir -m 755 /etc/hijack
 	HIJACK_AUDIT_PRIVATE=1 unshare -m --propagation private "$0" "$@"
 	rc=$?
 	[ -z "$made_log" ] || rm -f /dev/log
-	[ -z "$made_etc" ] || rmdir /etc/hijack
 	exit $rc
 fi
 

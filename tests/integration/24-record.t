@@ -17,13 +17,12 @@ if [ -z "${HIJACK_RECORD_PRIVATE:-}" ]; then
 		echo "1..0 # SKIP needs root (recordings are root's; mounts, journald): run as root"
 		exit 77
 	fi
-	made_etc=""
-	if [ ! -d /etc/hijack ]; then
-		mkdir -m 755 /etc/hijack && made_etc=1
-	fi
+	# Made once and left: removing it would take the tmpfs that another
+	# test running beside this one mounted on it in its own namespace
+	# (a mountpoint deleted anywhere is unmounted everywhere).
+	[ -d /etc/hijack ] || mkdir -m 755 /etc/hijack
 	HIJACK_RECORD_PRIVATE=1 unshare -m --propagation private "$0" "$@"
 	rc=$?
-	[ -z "$made_etc" ] || rmdir /etc/hijack
 	exit $rc
 fi
 
@@ -224,7 +223,7 @@ PY
 policy "record = always" "record-dir = $R"
 rm -f "$tmp/go"
 "$HIJACK" --pid "$T" --pty -- sh -c \
-	"echo waiting; while [ ! -e '$tmp/go' ]; do sleep 0.05; done; head -c 6291456 /dev/zero | tr '\\0' x; echo; echo after-the-stall" \
+	"echo waiting; i=0; while [ ! -e '$tmp/go' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; head -c 6291456 /dev/zero | tr '\\0' x; echo; echo after-the-stall" \
 	</dev/null >"$tmp/out" 2>"$tmp/err" &
 hp=$!
 _i=0
@@ -235,6 +234,7 @@ done
 # The writer starts with the relay's first chunk: hijack's one other thread.
 writer=$(ls "/proc/$hp/task" | grep -v "^$hp\$" | head -n 1)
 held=$(python3 "$tmp/hold.py" "${writer:-0}" "$tmp/go" 2>&1)
+touch "$tmp/go"	# whatever became of the hold
 wait "$hp"
 rc=$?
 is "$held:$rc" "held:0" "the recording's writer held: the session goes on to its end"
