@@ -367,18 +367,13 @@ static bool frozen_in(const struct hijack_cgroup *g, const char *text)
 	return !strncmp(state, "FROZEN", 6) || !strncmp(state, "FREEZING", 8);
 }
 
-/* Is @name among the comma-separated @list ("cpu,freezer")? */
+/* Is @name among the controllers of @list ("cpu,freezer"), an option list? */
 static bool has_controller(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-	const char *c;
+	char *val = NULL;
+	size_t vlen = 0;
 
-	for (c = list; *c; c = *c ? c + 1 : c) {
-		if (!strncmp(c, name, n) && (!c[n] || c[n] == ','))
-			return true;
-		c = strchrnul(c, ',');
-	}
-	return false;
+	return mnt_optstr_get_option(list, name, &val, &vlen) == 0;
 }
 
 bool hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)

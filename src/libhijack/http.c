@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -37,14 +36,6 @@ static int send_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Read @fd to EOF within @timeout_ms, at most @max bytes: also the output
  * of an engine's CLI (engine-podman.c).
@@ -52,13 +43,13 @@ static long long now_ms(void)
 int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
 		   size_t *ret_len)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = hj_now_ms() + timeout_ms;
 	size_t len = 0, size = 0;
 	_cleanup_free_ char *buf = NULL;
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long long left = deadline - now_ms();
+		long long left = deadline - hj_now_ms();
 		ssize_t n;
 		int r;
 

@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 
 #include "hijack.h"
 #include "hijack-abi.h"
@@ -48,6 +49,15 @@ int hj_ns_mask_to_clone(unsigned int mask);
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 int hj_target_check_status(const struct hijack_target *t, const char *status,
 			   struct hijack_diag *diag);
+
+/* Milliseconds of the monotonic clock, for deadlines. */
+static inline long long hj_now_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* proc.c */
 int hj_read_at_max(int dirfd, const char *name, size_t max, char **ret,

@@ -37,14 +37,14 @@ static bool uses_user_notif(const struct sock_filter *insns, size_t len)
 	return false;
 }
 
+/* How long a target is given to stop for its filters to be read. */
+#define STOP_WAIT_MS 1000
+
 /*
  * Seize the target and interrupt it into a ptrace-stop.  Return 0 when it
  * is stopped (and must be detached), or a negative errno when it is not
  * held (detached already, or gone).
  */
-/* How long a target is given to stop for its filters to be read. */
-#define STOP_WAIT_MS 1000
-
 static int seize_stopped(const struct hijack_target *t, unsigned long count,
 			 struct hijack_diag *d)
 {

@@ -14,7 +14,6 @@
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "spawn-internal.h"
 
@@ -245,36 +244,44 @@ int hj_reap(pid_t pid, int *ret_status)
 }
 
 /*
- * Reap @pid, which was sent SIGKILL or is ending, if it shows as dead
- * within KILL_WAIT_MS; else -ETIMEDOUT, and it is left to die unreaped.
- * A process of a cgroup v1 freezer that the target froze is such a case:
- * a fatal signal waits there for the thaw, and the process never runs
- * another instruction of its own before it dies.  Whatever hijack leaves
- * so goes to init (or the caller's subreaper) when hijack exits.
+ * Does @pid, a child of hijack's that was sent SIGKILL or is ending,
+ * show as dead (not reaped) within KILL_WAIT_MS?  1 if so, 0 if not, or
+ * a negative errno when its pidfd cannot tell.  A process of a cgroup v1
+ * freezer that the target froze does not: a fatal signal waits there for
+ * the thaw, and the process runs no instruction of its own before it
+ * dies.  Whatever hijack leaves so goes to init (or the caller's
+ * subreaper) when hijack exits.
  */
-int hj_reap_within(pid_t pid, int *ret_status)
+static int dead_within(pid_t pid)
 {
 	_cleanup_close_ int pfd = pidfd_open(pid, 0);
 	struct pollfd p = { .fd = pfd, .events = POLLIN };
+	int n;
 
-	if (pfd >= 0 && poll(&p, 1, KILL_WAIT_MS) == 0)
+	if (pfd < 0)
+		return -errno;
+	while ((n = poll(&p, 1, KILL_WAIT_MS)) < 0 && errno == EINTR)
+		;
+	return n < 0 ? -errno : n;
+}
+
+/* Reap @pid if it is dead within KILL_WAIT_MS; else -ETIMEDOUT. */
+int hj_reap_within(pid_t pid, int *ret_status)
+{
+	/* No pidfd (before Linux 5.3): the plain wait. */
+	if (dead_within(pid) == 0)
 		return -ETIMEDOUT;
 	return hj_reap(pid, ret_status);
 }
 
 /*
  * Did @pid, sent SIGKILL, exec before it died?  Asked once it shows as
- * dead (KILL_WAIT_MS at most), left unreaped; false if it does not die
- * in that time or /proc cannot tell.
+ * dead, left unreaped; false if it is not dead within KILL_WAIT_MS or
+ * /proc cannot tell.
  */
 bool hj_execd_once_dead(pid_t pid)
 {
-	_cleanup_close_ int pfd = pidfd_open(pid, 0);
-	struct pollfd p = { .fd = pfd, .events = POLLIN };
-
-	if (pfd < 0 || poll(&p, 1, KILL_WAIT_MS) != 1)
-		return false;
-	return never_execd(pid) == 0;
+	return dead_within(pid) == 1 && never_execd(pid) == 0;
 }
 
 /*
@@ -410,6 +417,27 @@ int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
 }
 
 /*
+ * The caller asked the command to end, and it has not: if a freezer of
+ * its cgroup holds it, it cannot act on the signal, and the caller would
+ * wait for the thaw.  It is killed then (a v2 freezer lets it die: its
+ * status is 128+9); one that a v1 freezer holds dies only at the thaw,
+ * and hijack ends the entry without it.  A command that is not frozen
+ * handles the signal as it likes (a shell ignores SIGINT).
+ */
+static int end_frozen(const struct hijack_plan *p, pid_t pid,
+		      struct hijack_diag *d)
+{
+	if (!hj_cgroup_frozen(p, pid))
+		return 0;
+	(void)kill(pid, SIGKILL);
+	if (dead_within(pid) == 1)
+		return 0;
+	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
+			   "the command (pid %d) is held by its cgroup's freezer: killed, it ends when thawed",
+			   (int)pid);
+}
+
+/*
  * Wait until the command has ended, handing on the signals meant for it
  * and relaying its terminal; leave it unreaped, for hj_reap_command().
  * The signals are blocked and read from a signalfd, so none is lost
@@ -421,40 +449,6 @@ int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
  * forwarded like a signal sent by a process.  A resize resizes the
  * command's own terminal when it has one, and is forwarded otherwise.
  */
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * The caller asked the command to end, and it has not: if a freezer of
- * its cgroup holds it, it cannot act on the signal, and the caller would
- * wait for the thaw.  It is killed then (a v2 freezer lets it die: its
- * status is 128+9); one that a v1 freezer holds dies only at the thaw,
- * and hijack ends the entry without it.  A command that is not frozen
- * handles the signal as it likes (a shell ignores SIGINT).
- */
-static int end_frozen(const struct hijack_plan *p, pid_t pid,
-		      struct hijack_diag *d)
-{
-	_cleanup_close_ int pfd = -EBADF;
-	struct pollfd pp;
-
-	if (!hj_cgroup_frozen(p, pid))
-		return 0;
-	(void)kill(pid, SIGKILL);
-	pfd = pidfd_open(pid, 0);
-	pp = (struct pollfd){ .fd = pfd, .events = POLLIN };
-	if (pfd >= 0 && poll(&pp, 1, KILL_WAIT_MS) == 1)
-		return 0;
-	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
-			   "the command (pid %d) is held by its cgroup's freezer: killed, it ends when thawed",
-			   (int)pid);
-}
-
 int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 		       const sigset_t *set, struct hj_pty *pty,
 		       struct hijack_diag *d)
@@ -489,8 +483,8 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 		 * A fixed moment, not a quiet second: the terminal's traffic
 		 * (which the container can make) must not put it off.
 		 */
-		err = look < 0 ? -1 : (int)(look > now_ms() ? look - now_ms() : 0);
-		err = poll(pfd, (nfds_t)n, err);
+		err = poll(pfd, (nfds_t)n, look < 0 ? -1 :
+			   (int)(look > hj_now_ms() ? look - hj_now_ms() : 0));
 		if (err < 0) {
 			if (errno == EINTR)
 				continue;
@@ -498,7 +492,7 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 			hj_kill_reap(pid);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, err, "poll");
 		}
-		if (look >= 0 && now_ms() >= look) {
+		if (look >= 0 && hj_now_ms() >= look) {
 			/* Looked at again only when asked again. */
 			look = -1;
 			err = end_frozen(p, pid, d);
@@ -525,7 +519,7 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 			    si.ssi_signo == SIGHUP || si.ssi_signo == SIGQUIT) {
 				(void)kill(pid, SIGCONT);
 				if (look < 0)
-					look = now_ms() + KILL_WAIT_MS;
+					look = hj_now_ms() + KILL_WAIT_MS;
 			}
 		}
 	}

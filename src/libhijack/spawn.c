@@ -111,15 +111,17 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 	if (r == -ECANCELED && cmd > 0)
 		return hj_died_before_exec(s, cmd, d);
 	if (r < 0 && r != -ECANCELED) {
+		if (cmd <= 0)
+			return r;
 		/*
-		 * Ended by a signal at the very moment of the exec, the
-		 * command did run: its death is then its own (128+N).
+		 * Nothing half-done: whatever failed, the command goes (it is
+		 * ending already when it said why).  Ended at the very moment
+		 * of its exec, it did run: its death is then its own (128+N).
 		 */
-		if (cmd > 0 && !s->file && d && d->step == HIJACK_STEP_WAIT &&
-		    d->err == EINTR && hj_execd_once_dead(cmd))
+		(void)kill(cmd, SIGKILL);
+		if (!s->file && hj_execd_once_dead(cmd))
 			return cmd;
-		if (cmd > 0)
-			(void)hj_reap_within(cmd, NULL);
+		(void)hj_reap_within(cmd, NULL);
 		return r;
 	}
 	/* Only the intermediate starts without the command's pid. */
