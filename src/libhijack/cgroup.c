@@ -26,6 +26,7 @@
  */
 #include <fcntl.h>
 #include <libmount.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -334,34 +335,92 @@ int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 }
 
 /*
- * Is @pid, a process of hijack's (the command), held by a freezer?  Asked
- * of the cgroups it is in now (the container may have moved it), from its
- * own /proc/PID/cgroup, under the mounts the plan found: the v1 freezer's
- * freezer.state, the v2 cgroup.events.  A frozen task's wchan and state
- * say nothing reliable: it may be frozen where it slept.
+ * The directory @rel ("/a/b", as /proc/PID/cgroup gives it) below @dir, an
+ * O_PATH fd, opened one name at a time: a container may nest its cgroups
+ * deeper than PATH_MAX, which open() refuses as one path.  cgroupfs has no
+ * symlinks, so one met here is refused rather than followed.
  */
-static bool frozen_in(const struct hijack_cgroup *g, const char *text)
+static int open_below(int dir, const char *rel)
 {
-	_cleanup_free_ char *rel = NULL, *file = NULL, *state = NULL;
-	bool v2 = !*g->controllers;
-	size_t root, plen;
+	_cleanup_close_ int cur = -EBADF;
+	char name[NAME_MAX + 1];
+	const char *s = rel, *e;
+	int fd;
 
-	if (!g->dir || !g->path)
-		return false;
-	root = strlen(g->dir);
-	plen = strcmp(g->path, "/") ? strlen(g->path) : 0;
-	if (root < plen || strcmp(g->dir + root - plen, g->path + (plen ? 0 : 1)))
-		return false;
-	root -= plen;
-	rel = path_of(text, g->controllers);
-	if (!rel || asprintf(&file, "%.*s%s/%s", (int)root, g->dir,
-			     strcmp(rel, "/") ? rel : "",
-			     v2 ? "cgroup.events" : "freezer.state") < 0) {
-		file = NULL;
-		return false;
+	cur = fcntl(dir, F_DUPFD_CLOEXEC, 3);
+	if (cur < 0)
+		return -errno;
+	for (s += strspn(s, "/"); *s; s = e + strspn(e, "/")) {
+		e = strchrnul(s, '/');
+		if ((size_t)(e - s) > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(name, s, (size_t)(e - s));
+		name[e - s] = '\0';
+		if (!strcmp(name, ".."))
+			return -EINVAL;
+		fd = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		(void)close(cur);
+		cur = fd;
 	}
-	if (hj_read_at(AT_FDCWD, file, &state, NULL) < 0)
-		return false;
+	return TAKE_FD(cur);
+}
+
+/*
+ * The root of @g's hierarchy as /proc/self/cgroup counts paths from: the
+ * host's mount of it when the plan found one whose path ends in the
+ * target's, else a private mount of the hierarchy.
+ */
+static int open_root(const struct hijack_cgroup *g)
+{
+	_cleanup_free_ char *root = NULL;
+	size_t len, plen;
+	int fd;
+
+	if (g->dir && g->path) {
+		len = strlen(g->dir);
+		plen = strcmp(g->path, "/") ? strlen(g->path) : 0;
+		if (len >= plen && !strcmp(g->dir + len - plen, g->path + (plen ? 0 : 1))) {
+			root = strndup(g->dir, len - plen);
+			if (!root)
+				return -ENOMEM;
+			fd = open(*root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			return fd < 0 ? -errno : fd;
+		}
+	}
+	return mount_hierarchy(g->controllers);
+}
+
+/*
+ * Is @pid, a process of hijack's (the command), held by @g's freezer?
+ * Asked of the cgroup it is in now (the container may have moved it),
+ * from its own /proc/PID/cgroup (@text): the v1 freezer's freezer.state,
+ * the v2 cgroup.events.  1 frozen, 0 not, or -errno when the cgroup
+ * cannot be named: the kernel cuts a path at PATH_MAX - 1 characters, and
+ * the cut path may name another cgroup the container made.
+ */
+static int frozen_in(const struct hijack_cgroup *g, const char *text)
+{
+	_cleanup_free_ char *rel = NULL, *state = NULL;
+	_cleanup_close_ int root = -EBADF, dir = -EBADF;
+	bool v2 = !*g->controllers;
+	int r;
+
+	rel = path_of(text, g->controllers);
+	if (!rel)
+		return -ENOENT;
+	if (strlen(rel) >= PATH_MAX - 1)
+		return -ENAMETOOLONG;
+	root = open_root(g);
+	if (root < 0)
+		return root;
+	dir = open_below(root, rel);
+	if (dir < 0)
+		return dir;
+	r = hj_read_at(dir, v2 ? "cgroup.events" : "freezer.state", &state, NULL);
+	if (r < 0)
+		return r;
 	if (v2)
 		return !strncmp(state, "frozen 1", 8) || strstr(state, "\nfrozen 1");
 	return !strncmp(state, "FROZEN", 6) || !strncmp(state, "FREEZING", 8);
@@ -376,21 +435,27 @@ static bool has_controller(const char *list, const char *name)
 	return mnt_optstr_get_option(list, name, &val, &vlen) == 0;
 }
 
-bool hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
+int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
 {
 	_cleanup_free_ char *text = NULL;
 	char path[64];
+	int r, ret = 0;
 	size_t i;
 
 	(void)snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	if (hj_read_at(AT_FDCWD, path, &text, NULL) < 0)
-		return false;
+	r = hj_read_at(AT_FDCWD, path, &text, NULL);
+	if (r < 0)
+		return r;
 	for (i = 0; i < p->ncgroups; i++) {
 		const struct hijack_cgroup *g = &p->cgroups[i];
 
-		if ((!*g->controllers || has_controller(g->controllers, "freezer")) &&
-		    frozen_in(g, text))
-			return true;
+		if (*g->controllers && !has_controller(g->controllers, "freezer"))
+			continue;
+		r = frozen_in(g, text);
+		if (r > 0)
+			return 1;
+		if (r < 0 && ret == 0)
+			ret = r;
 	}
-	return false;
+	return ret;
 }

@@ -115,7 +115,7 @@ int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 		   struct hijack_diag *d);
 int hj_cgroup_open(const struct hijack_plan *p, int *fds, int *ret_v2dir,
 		   struct hijack_diag *d);
-bool hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid);
+int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid);
 int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 		   struct hijack_diag *d);
 

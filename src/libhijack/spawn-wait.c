@@ -422,16 +422,25 @@ int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
  * wait for the thaw.  It is killed then (a v2 freezer lets it die: its
  * status is 128+9); one that a v1 freezer holds dies only at the thaw,
  * and hijack ends the entry without it.  A command that is not frozen
- * handles the signal as it likes (a shell ignores SIGINT).
+ * handles the signal as it likes (a shell ignores SIGINT).  One whose
+ * cgroup cannot be named (the container nested it past PATH_MAX) is
+ * taken as frozen: a look that answered "not frozen" there would let the
+ * container keep the caller waiting for ever.
  */
 static int end_frozen(const struct hijack_plan *p, pid_t pid,
 		      struct hijack_diag *d)
 {
-	if (!hj_cgroup_frozen(p, pid))
+	int r = hj_cgroup_frozen(p, pid);
+
+	if (r == 0)
 		return 0;
 	(void)kill(pid, SIGKILL);
 	if (dead_within(pid) == 1)
 		return 0;
+	if (r < 0)
+		return hj_diag_set(d, HIJACK_STEP_WAIT, -r,
+				   "the command (pid %d) did not end when asked, in a cgroup hijack cannot read: killed, it has not died yet",
+				   (int)pid);
 	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 			   "the command (pid %d) is held by its cgroup's freezer: killed, it ends when thawed",
 			   (int)pid);

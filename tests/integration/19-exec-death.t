@@ -91,7 +91,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 50
+plan 58
 
 for m in pidfd nsfd; do
 	start_target
@@ -200,10 +200,42 @@ thaw_and_clean() {
 	kill -KILL "$TARGET"
 	stop_target
 	_i=0
-	until rmdir "$fz" 2>/dev/null || [ $_i -ge 100 ]; do
+	until rm_cgroup "$fz" || [ $_i -ge 100 ]; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done
+}
+# rm_cgroup DIR: DIR and the cgroups below it, deepest first, each by its
+# own name, since the whole path may be longer than PATH_MAX.
+rm_cgroup() {
+	(
+		cd "$1" 2>/dev/null || exit 0
+		for _d in */; do
+			[ -d "$_d" ] && rm_cgroup "${_d%/}"
+		done
+		exit 0
+	)
+	rmdir "$1" 2>/dev/null
+}
+# nest MOUNT DIR KIND PID: as a container may, move PID below DIR, through
+# 16 cgroups of 250-character names and one more, to a path that ends 4094
+# characters after MOUNT (KIND deep: longer than open() takes with MOUNT
+# before it) or past the 4095 the kernel prints (KIND cut).
+nest() {
+	_long=$(printf '%250s' '' | tr ' ' x)
+	_len=$((${#2} - ${#1} + 16 * 251))
+	if [ "$3" = deep ]; then
+		_last=$(printf "%$((4094 - _len - 1))s" '' | tr ' ' y)
+	else
+		_last=$(printf '%250s' '' | tr ' ' y)
+	fi
+	(
+		cd "$2" || exit 1
+		for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+			mkdir "$_long" && cd "$_long" || exit 1
+		done
+		mkdir "$_last" && echo "$4" >"$_last/cgroup.procs"
+	)
 }
 # frozen_entry NAME COMMAND...: COMMAND enters $TARGET, started before.
 frozen_entry() {
@@ -253,8 +285,10 @@ fi
 # second after, whether a freezer holds it: a v2 freezer lets SIGKILL
 # through (128+9); under v1 the entry ends 125, saying so.  The command
 # here handles SIGINT itself, so that without the freezer it would go on.
-# frozen_after KIND FREEZE THAW: $rc, $err, $dog (the watchdog had to end
-# hijack) and $left (processes left in the cgroup after the thaw).
+# frozen_after KIND FREEZE THAW FILE [NEST]: $rc, $err, $dog (the watchdog
+# had to end hijack) and $left (processes left in the cgroup after the
+# thaw).  With NEST (deep or cut) the container first moves the command
+# far below the frozen cgroup (nest()); $left then counts the command.
 frozen_after() {
 	start_target
 	fz=$1/hj19-$$-after
@@ -272,12 +306,18 @@ frozen_after() {
 		sleep 0.05
 		_i=$((_i + 1))
 	done
+	cpid=$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)
+	[ -z "$5" ] || nest "$1" "$fz" "$5" "$cpid"
 	echo "$2" >"$fz/$4"
 	sleep 0.2
 	kill -INT "$hp"
 	wait "$hp"
 	rc=$?
 	thaw_and_clean "$3" "$4"
+	if [ -n "$5" ]; then
+		left=0
+		grep -qs '^State:[[:space:]]*[^Z]' "/proc/$cpid/status" && left=1
+	fi
 }
 if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	frozen_after "$frz" FROZEN THAWED freezer.state
@@ -305,8 +345,19 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	like "$dog:$rc:$err" ":125:hijack: seccomp: pid $TARGET did not stop, to have its seccomp filters read, within * ms*" \
 		"a frozen target's filters: the plan gives up, 125, saying why"
 	is "$tracer" 0 "... and once thawed, the target is traced by no one"
+	# The container moves the command deeper than open() takes as one
+	# path, or than the kernel prints in /proc/PID/cgroup, then freezes:
+	# the look walks the first, and takes the second as frozen.
+	frozen_after "$frz" FROZEN THAWED freezer.state deep
+	like "$dog:$rc:$err" ":125:hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
+		"frozen 4094 characters down a v1 hierarchy: SIGINT ends the entry, 125"
+	is "$left" 0 "... and once thawed, the command is gone"
+	frozen_after "$frz" FROZEN THAWED freezer.state cut
+	like "$dog:$rc:$err" ":125:hijack: wait: the command (pid *) did not end when asked, in a cgroup hijack cannot read: killed, it has not died yet*" \
+		"frozen past what /proc/PID/cgroup prints, v1: SIGINT ends the entry, 125"
+	is "$left" 0 "... and once thawed, the command is gone"
 else
-	for t in 1 2 3 4; do
+	for t in 1 2 3 4 5 6 7 8; do
 		skip "a command frozen after its exec" "no writable cgroup v1 freezer hierarchy here"
 	done
 fi
@@ -315,8 +366,14 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	frozen_after "$v2" 1 0 cgroup.freeze
 	is "$dog:$rc" ":137" "frozen by a v2 freezer after its exec: SIGINT ends it, killed (137)"
 	is "$left" 0 "... and nothing is left"
+	frozen_after "$v2" 1 0 cgroup.freeze deep
+	is "$dog:$rc" ":137" "frozen 4094 characters down the v2 hierarchy: SIGINT ends it (137)"
+	is "$left" 0 "... and nothing is left"
+	frozen_after "$v2" 1 0 cgroup.freeze cut
+	is "$dog:$rc" ":137" "frozen past what /proc/PID/cgroup prints, v2: SIGINT ends it (137)"
+	is "$left" 0 "... and nothing is left"
 else
-	for t in 1 2; do
+	for t in 1 2 3 4 5 6; do
 		skip "a command frozen after its exec" "no writable cgroup v2 hierarchy here"
 	done
 fi
