@@ -322,18 +322,25 @@ static void close_all_but(int keep1, int keep2)
  * made of us.  Its fds are closed and its capabilities transformed as
  * execve() would (caps.c).  It stays non-dumpable to its end, as it was
  * born (hj_fork_child()) and kept after each change of credentials
- * (child_nodump()): its memory is hijack's, the host's.
+ * (child_nodump()): its memory is hijack's, the host's.  Having said
+ * MSG_STARTED, it waits for hijack's word on the start pipe before it
+ * touches a file; EOF there means the entry was ended meanwhile.
  */
 static _Noreturn void child_file(struct spawn *s)
 {
 	struct msg m = { .kind = MSG_STARTED };
 	struct hijack_diag d = { 0 };
 	int keep = s->file->fd > 2 ? s->file->fd : s->status_w;
+	ssize_t n;
+	char go;
 
-	close_all_but(s->status_w, keep);
 	if (hj_caps_as_after_exec(&d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	hj_send_msg(s->status_w, &m);
+	while ((n = read(s->ack_r, &go, 1)) != 1)
+		if (n == 0 || errno != EINTR)
+			_exit(CHILD_EXIT_FAILED);
+	close_all_but(s->status_w, keep);
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	if (hj_file_child(s->file, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FILE_FAILED);
@@ -353,6 +360,7 @@ _Noreturn void hj_child_exec(struct spawn *s)
 	int err;
 
 	close_fdp(&s->status_r);
+	close_fdp(&s->ack_w);	/* hijack's alone, or a copy never sees EOF */
 	if (child_session(&d) < 0 || (!s->tools && child_dirs(s, &d) < 0) ||
 	    child_confine(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);

@@ -49,6 +49,8 @@ struct spawn {
 	int status_r;		/* hijack's end: the command closes its copy */
 	int go_w;		/* forked shape: hijack's, to let the command on */
 	int go_r;		/* ... once it knows the command's pid */
+	int ack_w;		/* a copy: hijack's, to let it on past its start */
+	int ack_r;		/* ... once hijack has taken it as started */
 	struct hj_args args;	/* hijack's own argv, hidden once seen */
 	int procdir;		/* hijack's /proc, for the exec label */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */

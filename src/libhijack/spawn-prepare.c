@@ -112,8 +112,14 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
 	s->status_r = fds[0];
 	s->status_w = fds[1];
+	if (!s->file)
+		return hj_pty_prepare(s->pty, s->p, d);
 	/* A copy's bytes go to the caller's fds as they are. */
-	return s->file ? 0 : hj_pty_prepare(s->pty, s->p, d);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "copy's start pipe");
+	s->ack_r = fds[0];
+	s->ack_w = fds[1];
+	return 0;
 }
 
 /*
@@ -233,4 +239,5 @@ void hj_spawn_close(struct spawn *s)
 	close_fdp(&s->status_w);
 	close_fdp(&s->go_r);
 	close_fdp(&s->go_w);
+	close_fdp(&s->ack_r);
 }

@@ -181,6 +181,7 @@ static _Noreturn void child_intermediate(struct spawn *s)
 	char go;
 
 	close_fdp(&s->go_w);	/* hijack's alone: the command sees its EOF */
+	close_fdp(&s->ack_w);	/* and the copy, its start pipe's */
 	hj_child_cgroups(s);
 	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
 				      s->p->wd_mode != HIJACK_DIR_TARGET,
@@ -253,10 +254,23 @@ static int start_forked(struct spawn *s, struct hijack_diag *d)
  * SIGQUIT reach it (it cleans up and ends with 128+N), and what it said
  * after MSG_STARTED, if it failed, is read to its EOF.  It never sends
  * MSG_EXEC, so that EOF alone means it ended.  Left unreaped.
+ *
+ * It touches no file before hijack has taken it as started: told to end
+ * before that, it is killed, and a copy killed with its temporary file
+ * made would leave that file behind.  The byte on the start pipe is
+ * that word, and from here on the signals are forwarded to it.
  */
 static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 {
-	int r = hj_read_status(s->status_r, &pid, NULL, pid, true, true, NULL, d);
+	int r;
+
+	if (write(s->ack_w, "", 1) != 1) {
+		r = -errno;
+		hj_kill_reap(pid);
+		return hj_diag_set(d, HIJACK_STEP_FILE, -r, "starting the copy");
+	}
+	close_fdp(&s->ack_w);
+	r = hj_read_status(s->status_r, &pid, NULL, pid, true, true, NULL, d);
 
 	if (r == -ECANCELED)
 		return 0;
@@ -358,6 +372,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
 		.procdir = -EBADF, .go_w = -EBADF, .go_r = -EBADF,
+		.ack_w = -EBADF, .ack_r = -EBADF,
 	};
 	struct hj_pty pty;
 	int i, r;
@@ -394,6 +409,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 	hj_pty_finish(&pty);
 	hj_spawn_close(&s);
 	close_fdp(&s.status_r);
+	close_fdp(&s.ack_w);
 	return r < 0 ? r : 0;
 }
 

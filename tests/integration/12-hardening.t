@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 33
+plan 35
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -202,6 +202,35 @@ is "$rc:$(cat "$d/fork.out")" "125:hijack: wait: Interrupt before the command st
 is "$([ -e "$d/ran7c" ] && echo ran):$left" ":" "... and the command never ran, nor is it left"
 stop_target
 rm -f "$d/stalled" "$d/go"
+
+# --- 7d. the caller's Ctrl-C while a copy's start message is unread -------
+# The copy is held just before it says it started; hijack is stopped, its
+# Ctrl-C made pending, the copy let on (given a second to make its
+# temporary file, had it gone on), then hijack continued: it finds the
+# signal and the start message at once.  The copy must not have touched
+# the container's files: 125, and no temporary file left.
+start_target
+mkdir "$d/w7d"
+rm -f "$d/stalled" "$d/go"
+(sleep 30) | LD_PRELOAD=$HJSHIM HJ_SHIM_DIR=$d HJ_SHIM_HOOK=copystart \
+	"$HIJACK" --pid "$TARGET" --write-file "$d/w7d/f" >"$d/copy.out" 2>&1 &
+hj=$!
+wait_for "$d/stalled"
+kill -STOP "$hj"
+kill -INT "$hj"
+touch "$d/go"
+_i=0
+while ! ls -A "$d/w7d" | grep -q . && [ $_i -lt 20 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+kill -CONT "$hj"
+wait "$hj"; rc=$?
+is "$rc:$(cat "$d/copy.out")" "125:hijack: wait: Interrupt before the copy started: Interrupted system call" \
+	"Ctrl-C with a copy's start unread: 125, and it says so"
+is "$(ls -A "$d/w7d")" "" "... and the copy left no temporary file"
+stop_target
+rm -rf "$d/w7d" "$d/stalled" "$d/go"
 
 # --- 8. PTRACE_SEIZE: identity proven before stopping or reading -----------
 # In a pid namespace of our own, where nothing else forks, the target's pid

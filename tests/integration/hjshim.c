@@ -15,6 +15,9 @@
  *   HJ_SHIM_HOOK=cmdfork	clone3() with CLONE_PARENT (the intermediate
  *			forking the command) waits after it, in the
  *			intermediate, before it tells hijack the pid
+ *   HJ_SHIM_HOOK=copystart	a file copy's start message (the status
+ *			pipe's MSG_STARTED, whose kind is 4) waits before
+ *			it is written
  *
  * Waiting means: create DIR/stalled, then wait (up to 30 s) for DIR/go.
  * Every ptrace() call is logged to DIR/ptrace.log as "REQUEST PID".
@@ -30,6 +33,7 @@
 #include <sys/ptrace.h>
 #include <linux/sched.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
@@ -142,4 +146,23 @@ long syscall(long nr, ...)
 	    (((const struct clone_args *)a[0])->flags & CLONE_PARENT))
 		stall();
 	return ret;
+}
+
+/* The value of MSG_STARTED in spawn-internal.h: what a copy says first. */
+#define SHIM_MSG_STARTED 4
+
+ssize_t write(int fd, const void *buf, size_t count)
+{
+	ssize_t (*real)(int, const void *, size_t);
+	struct stat st;
+	int kind;
+
+	if (hooked("copystart") && count >= sizeof(kind)) {
+		memcpy(&kind, buf, sizeof(kind));
+		if (kind == SHIM_MSG_STARTED && fstat(fd, &st) == 0 &&
+		    S_ISFIFO(st.st_mode))
+			stall();
+	}
+	real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	return real(fd, buf, count);
 }
