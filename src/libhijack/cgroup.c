@@ -398,7 +398,11 @@ static int open_root(const struct hijack_cgroup *g)
  * from its own /proc/PID/cgroup (@text): the v1 freezer's freezer.state,
  * the v2 cgroup.events.  1 frozen, 0 not, or -errno when the cgroup
  * cannot be named: the kernel cuts a path at PATH_MAX - 1 characters, and
- * the cut path may name another cgroup the container made.
+ * the cut path may name another cgroup the container made; a name on the
+ * way that is gone was renamed or removed under the look, which the
+ * container can do.  A hierarchy's root has no freezer to ask (and cannot
+ * be frozen), and one hijack cannot open is not the container's doing:
+ * not frozen, as far as the look can tell.
  */
 static int frozen_in(const struct hijack_cgroup *g, const char *text)
 {
@@ -412,9 +416,11 @@ static int frozen_in(const struct hijack_cgroup *g, const char *text)
 		return -ENOENT;
 	if (strlen(rel) >= PATH_MAX - 1)
 		return -ENAMETOOLONG;
+	if (!rel[strspn(rel, "/")])
+		return 0;
 	root = open_root(g);
 	if (root < 0)
-		return root;
+		return 0;
 	dir = open_below(root, rel);
 	if (dir < 0)
 		return dir;
