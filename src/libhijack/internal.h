@@ -162,6 +162,7 @@ struct hj_pty {
 	int tty;		/* a caller's fd that is a terminal, or -EBADF */
 	int ptsdir;		/* --tools: the view's devpts, its ptmx used */
 	bool have_tio, have_ws, raw;
+	bool typed_intr;	/* the caller typed the interrupt or quit key */
 	struct termios tio;	/* the caller's terminal settings, for the new one */
 	struct termios saved;	/* to restore after raw mode */
 	struct winsize ws;

@@ -304,6 +304,24 @@ static int pty_output(struct hj_pty *pty)
 	return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
 }
 
+/*
+ * Does @buf hold the command's terminal's interrupt or quit character,
+ * with signals on there?  The kernel then signals the terminal's
+ * foreground group, which a frozen command cannot act on: hijack's wait
+ * looks for a freezer as after a SIGINT it forwarded (spawn-wait.c).  A
+ * program that took the keys for itself (raw mode) clears ISIG.
+ */
+static bool has_intr(const struct hj_pty *pty, const char *buf, size_t n)
+{
+	struct termios t;
+
+	if (pty->master < 0 || tcgetattr(pty->master, &t) < 0 ||
+	    !(t.c_lflag & ISIG))
+		return false;
+	return (t.c_cc[VINTR] != _POSIX_VDISABLE && memchr(buf, t.c_cc[VINTR], n)) ||
+	       (t.c_cc[VQUIT] != _POSIX_VDISABLE && memchr(buf, t.c_cc[VQUIT], n));
+}
+
 static void pty_input(struct hj_pty *pty)
 {
 	ssize_t n;
@@ -313,6 +331,8 @@ static void pty_input(struct hj_pty *pty)
 		if (pty->tap)
 			pty->tap->fn(pty->tap->userdata, HIJACK_RELAY_INPUT,
 				     pty->buf, (size_t)n);
+		if (has_intr(pty, pty->buf, (size_t)n))
+			pty->typed_intr = true;
 		pty->len = (size_t)n;
 		pty->off = 0;
 		return;

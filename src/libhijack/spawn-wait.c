@@ -510,6 +510,12 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 			continue;
 		}
 		hj_pty_handle(pty, pfd + 1, n - 1);
+		/* Ctrl-C on the command's own terminal: as a forwarded SIGINT. */
+		if (pty->typed_intr) {
+			pty->typed_intr = false;
+			if (look < 0)
+				look = hj_now_ms() + KILL_WAIT_MS;
+		}
 		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGCHLD)
 				continue;

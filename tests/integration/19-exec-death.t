@@ -92,7 +92,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 60
+plan 64
 
 for m in pidfd nsfd; do
 	start_target
@@ -320,6 +320,35 @@ frozen_after() {
 		grep -qs '^State:[[:space:]]*[^Z]' "/proc/$cpid/status" && left=1
 	fi
 }
+# Under --pty, Ctrl-C is a character for the command's own terminal,
+# which the kernel turns into a SIGINT there that a frozen command cannot
+# act on: hijack sees the character go by and looks as after a SIGINT it
+# forwarded.  frozen_pty KIND FREEZE THAW FILE: $rc (hijack's, through
+# ptydrive), $err (the terminal's text), $dog and $left.
+frozen_pty() {
+	start_target
+	fz=$1/hj19-$$-pty
+	mkdir "$fz"
+	echo "$TARGET" >"$fz/cgroup.procs"
+	rm -f "$tmp/dog" "$tmp/frozen"
+	"$PTYDRIVE" -e up -f "$tmp/frozen" -s '\003' -- "$HIJACK" --pty --pid "$TARGET" -- \
+		sh -c "trap 'echo int' INT; echo up; while :; do sleep 0.1; done" >"$tmp/err" 2>&1 &
+	hp=$!
+	(sleep 30 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
+	dog=$!
+	_i=0
+	until grep -q "while" /proc/$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)/cmdline 2>/dev/null ||
+		[ $_i -ge 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	echo "$2" >"$fz/$4"
+	sleep 0.2
+	touch "$tmp/frozen"
+	wait "$hp"
+	rc=$?
+	thaw_and_clean "$3" "$4"
+}
 if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	frozen_after "$frz" FROZEN THAWED freezer.state
 	like "$dog:$rc:$err" ":125:hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
@@ -384,6 +413,10 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 		"a library caller's plan on a frozen target gives up, saying why"
 	is "$alive:$tracer:$state" "alive:0:S" \
 		"... and once thawed, the target runs, traced by no one, while that caller lives on"
+	frozen_pty "$frz" FROZEN THAWED freezer.state
+	like "$dog:$rc:$err" ":125:*hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
+		"--pty, frozen by a v1 freezer: Ctrl-C on its terminal ends the entry, 125"
+	is "$left" 0 "... and once thawed, the command is gone"
 	# The container moves the command deeper than open() takes as one
 	# path, or than the kernel prints in /proc/PID/cgroup, then freezes:
 	# the look walks the first, and takes the second as frozen.
@@ -396,7 +429,7 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 		"frozen past what /proc/PID/cgroup prints, v1: SIGINT ends the entry, 125"
 	is "$left" 0 "... and once thawed, the command is gone"
 else
-	for t in 1 2 3 4 5 6 7 8 9 10; do
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		skip "a command frozen after its exec" "no writable cgroup v1 freezer hierarchy here"
 	done
 fi
@@ -405,6 +438,9 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	frozen_after "$v2" 1 0 cgroup.freeze
 	is "$dog:$rc" ":137" "frozen by a v2 freezer after its exec: SIGINT ends it, killed (137)"
 	is "$left" 0 "... and nothing is left"
+	frozen_pty "$v2" 1 0 cgroup.freeze
+	is "$dog:$rc" ":137" "--pty, frozen by a v2 freezer: Ctrl-C on its terminal ends it (137)"
+	is "$left" 0 "... and nothing is left"
 	frozen_after "$v2" 1 0 cgroup.freeze deep
 	is "$dog:$rc" ":137" "frozen 4094 characters down the v2 hierarchy: SIGINT ends it (137)"
 	is "$left" 0 "... and nothing is left"
@@ -412,7 +448,7 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	is "$dog:$rc" ":137" "frozen past what /proc/PID/cgroup prints, v2: SIGINT ends it (137)"
 	is "$left" 0 "... and nothing is left"
 else
-	for t in 1 2 3 4 5 6; do
+	for t in 1 2 3 4 5 6 7 8; do
 		skip "a command frozen after its exec" "no writable cgroup v2 hierarchy here"
 	done
 fi

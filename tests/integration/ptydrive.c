@@ -13,6 +13,8 @@
  *   -s TEXT	type TEXT; \n, \r, \\, \e and \ooo (octal, e.g. \003 for
  *		Ctrl-C) are escapes
  *   -k SIG	send signal number SIG to COMMAND
+ *   -f PATH	wait (up to 20 s) until PATH exists, reading the output
+ *		meanwhile: the test sets a scene, then creates PATH
  *   -r R:C	resize the terminal, as a terminal emulator does
  *
  * Then it reads until COMMAND exits and prints, after everything COMMAND
@@ -118,7 +120,7 @@ static int parse_size(const char *arg, struct winsize *ws)
 
 static void usage(void)
 {
-	fputs("usage: ptydrive [-w ROWS:COLS] [-e TEXT|-s TEXT|-k SIG|-r R:C]... -- COMMAND [ARG...]\n",
+	fputs("usage: ptydrive [-w ROWS:COLS] [-e TEXT|-s TEXT|-k SIG|-r R:C|-f PATH]... -- COMMAND [ARG...]\n",
 	      stderr);
 	exit(2);
 }
@@ -193,6 +195,18 @@ int main(int argc, char **argv)
 				die("type");
 		} else if (!strcmp(argv[i], "-k")) {
 			kill(pid, atoi(argv[i + 1]));
+		} else if (!strcmp(argv[i], "-f")) {
+			deadline = now_ms() + TIMEOUT_MS;
+			while (access(argv[i + 1], F_OK) != 0) {
+				if (now_ms() > deadline) {
+					fprintf(stdout, "%s\nptydrive: no %s\n",
+						out, argv[i + 1]);
+					kill(pid, SIGKILL);
+					return 124;
+				}
+				if (!pump(master, 50))
+					usleep(10000);
+			}
 		} else if (!strcmp(argv[i], "-r")) {
 			struct winsize w;
 
