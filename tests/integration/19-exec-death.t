@@ -286,53 +286,26 @@ fi
 # second after, whether a freezer holds it: a v2 freezer lets SIGKILL
 # through (128+9); under v1 the entry ends 125, saying so.  The command
 # here handles SIGINT itself, so that without the freezer it would go on.
-# frozen_after KIND FREEZE THAW FILE [NEST]: $rc, $err, $dog (the watchdog
+# frozen_after KIND FREEZE THAW FILE [HOW]: $rc, $err, $dog (the watchdog
 # had to end hijack) and $left (processes left in the cgroup after the
-# thaw).  With NEST (deep or cut) the container first moves the command
-# far below the frozen cgroup (nest()); $left then counts the command.
+# thaw).  HOW deep or cut: the container first moves the command far
+# below the frozen cgroup (nest()), and $left counts the command.  HOW
+# pty: the entry has a terminal of its own (--pty, through ptydrive), on
+# which Ctrl-C is a character that the kernel turns into a SIGINT there;
+# hijack sees it go by and looks as after a SIGINT it forwarded.
 frozen_after() {
 	start_target
 	fz=$1/hj19-$$-after
 	mkdir "$fz"
 	echo "$TARGET" >"$fz/cgroup.procs"
-	rm -f "$tmp/dog"
-	"$HIJACK" --pid "$TARGET" -- sh -c "trap 'echo int' INT; while :; do sleep 0.1; done" \
-		>"$tmp/err" 2>&1 </dev/null &
-	hp=$!
-	(sleep 20 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
-	dog=$!
-	_i=0
-	until grep -q "while" /proc/$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)/cmdline 2>/dev/null ||
-		[ $_i -ge 200 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	cpid=$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)
-	[ -z "$5" ] || nest "$1" "$fz" "$5" "$cpid"
-	echo "$2" >"$fz/$4"
-	sleep 0.2
-	kill -INT "$hp"
-	wait "$hp"
-	rc=$?
-	thaw_and_clean "$3" "$4"
-	if [ -n "$5" ]; then
-		left=0
-		grep -qs '^State:[[:space:]]*[^Z]' "/proc/$cpid/status" && left=1
-	fi
-}
-# Under --pty, Ctrl-C is a character for the command's own terminal,
-# which the kernel turns into a SIGINT there that a frozen command cannot
-# act on: hijack sees the character go by and looks as after a SIGINT it
-# forwarded.  frozen_pty KIND FREEZE THAW FILE: $rc (hijack's, through
-# ptydrive), $err (the terminal's text), $dog and $left.
-frozen_pty() {
-	start_target
-	fz=$1/hj19-$$-pty
-	mkdir "$fz"
-	echo "$TARGET" >"$fz/cgroup.procs"
 	rm -f "$tmp/dog" "$tmp/frozen"
-	"$PTYDRIVE" -e up -f "$tmp/frozen" -s '\003' -- "$HIJACK" --pty --pid "$TARGET" -- \
-		sh -c "trap 'echo int' INT; echo up; while :; do sleep 0.1; done" >"$tmp/err" 2>&1 &
+	if [ "$5" = pty ]; then
+		"$PTYDRIVE" -e up -f "$tmp/frozen" -s '\003' -- "$HIJACK" --pty --pid "$TARGET" -- \
+			sh -c "trap 'echo int' INT; echo up; while :; do sleep 0.1; done" >"$tmp/err" 2>&1 &
+	else
+		"$HIJACK" --pid "$TARGET" -- sh -c "trap 'echo int' INT; while :; do sleep 0.1; done" \
+			>"$tmp/err" 2>&1 </dev/null &
+	fi
 	hp=$!
 	(sleep 30 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
 	dog=$!
@@ -342,12 +315,24 @@ frozen_pty() {
 		sleep 0.05
 		_i=$((_i + 1))
 	done
+	cpid=$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)
+	case $5 in deep | cut) nest "$1" "$fz" "$5" "$cpid" ;; esac
 	echo "$2" >"$fz/$4"
 	sleep 0.2
-	touch "$tmp/frozen"
+	if [ "$5" = pty ]; then
+		touch "$tmp/frozen"
+	else
+		kill -INT "$hp"
+	fi
 	wait "$hp"
 	rc=$?
 	thaw_and_clean "$3" "$4"
+	case $5 in
+	deep | cut)
+		left=0
+		grep -qs '^State:[[:space:]]*[^Z]' "/proc/$cpid/status" && left=1
+		;;
+	esac
 }
 if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	frozen_after "$frz" FROZEN THAWED freezer.state
@@ -413,7 +398,7 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 		"a library caller's plan on a frozen target gives up, saying why"
 	is "$alive:$tracer:$state" "alive:0:S" \
 		"... and once thawed, the target runs, traced by no one, while that caller lives on"
-	frozen_pty "$frz" FROZEN THAWED freezer.state
+	frozen_after "$frz" FROZEN THAWED freezer.state pty
 	like "$dog:$rc:$err" ":125:*hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
 		"--pty, frozen by a v1 freezer: Ctrl-C on its terminal ends the entry, 125"
 	is "$left" 0 "... and once thawed, the command is gone"
@@ -438,7 +423,7 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	frozen_after "$v2" 1 0 cgroup.freeze
 	is "$dog:$rc" ":137" "frozen by a v2 freezer after its exec: SIGINT ends it, killed (137)"
 	is "$left" 0 "... and nothing is left"
-	frozen_pty "$v2" 1 0 cgroup.freeze
+	frozen_after "$v2" 1 0 cgroup.freeze pty
 	is "$dog:$rc" ":137" "--pty, frozen by a v2 freezer: Ctrl-C on its terminal ends it (137)"
 	is "$left" 0 "... and nothing is left"
 	frozen_after "$v2" 1 0 cgroup.freeze deep
