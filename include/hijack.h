@@ -593,9 +593,7 @@ long hijack_syscall_nr(void);
  * Reads everything it needs from the host's /proc before anything is
  * entered.  Nothing is changed in the caller, except that copying the
  * target's seccomp filters needs a brief ptrace seize and interrupt of the
- * target (it is resumed at once), made by a short-lived thread of the
- * library's, so that a target a freezer holds is let go when the copy
- * gives up.  Free the plan with hijack_plan_clear().
+ * target (it is resumed at once).  Free the plan with hijack_plan_clear().
  *
  * Return: 0, or a negative errno: -ESRCH when the target exited,
  * -EINVAL for contradictory options, -ENOSYS for the syscall method on a

@@ -10,17 +10,9 @@
  * interrupted blocking call that restarts.  Index 0 is the newest filter;
  * they are kept oldest first, the order in which they were installed and
  * must be installed again.
- *
- * The tracer is a thread of the library's own, which ends with the copy:
- * a task's tracees are let go when it exits, stopped or not.  A target
- * that a freezer holds reaches its stop only at the thaw, and only a
- * stopped tracee can be detached; seized by the caller's own thread, it
- * would stop at the thaw and stay so, traced, for as long as the caller
- * lives, which for a daemon linking the library is for ever.
  */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -85,7 +77,7 @@ static int seize_stopped(const struct hijack_target *t, unsigned long count,
 	 * The stop comes at once, unless a freezer of the target's cgroup
 	 * holds it: then the stop, and the detach, wait for the thaw, which
 	 * the caller is not made to wait for.  A seize left so ends with
-	 * the thread (copy_thread()).
+	 * hijack.
 	 */
 	for (ms = 0; (r = waitpid(t->pid, &status, __WALL | WNOHANG)) == 0 ||
 		     (r < 0 && errno == EINTR); ms++) {
@@ -191,47 +183,6 @@ static int copy_filters(const struct hijack_target *t, struct hijack_plan *p,
 	return r;
 }
 
-struct copy_job {
-	const struct hijack_target *t;
-	struct hijack_plan *p;
-	unsigned long count;
-	struct hijack_diag *d;
-	int r;
-};
-
-static void *copy_thread(void *arg)
-{
-	struct copy_job *j = arg;
-
-	j->r = copy_filters(j->t, j->p, j->count, j->d);
-	return NULL;
-}
-
-/* copy_filters() in a thread that is the tracer, and ends with it. */
-static int copy_filters_apart(const struct hijack_target *t,
-			      struct hijack_plan *p, unsigned long count,
-			      struct hijack_diag *d)
-{
-	struct copy_job j = { .t = t, .p = p, .count = count, .d = d };
-	pthread_attr_t attr;
-	pthread_t th;
-	int r;
-
-	r = pthread_attr_init(&attr);
-	if (r == 0) {
-		/* Its frames are small; the default 8 MiB is much to map. */
-		(void)pthread_attr_setstacksize(&attr, 256 * 1024);
-		r = pthread_create(&th, &attr, copy_thread, &j);
-		(void)pthread_attr_destroy(&attr);
-	}
-	if (r != 0)
-		return hj_diag_set(d, HIJACK_STEP_SECCOMP, r,
-				   "a thread to read pid %d's seccomp filters",
-				   (int)t->pid);
-	(void)pthread_join(th, NULL);
-	return j.r;
-}
-
 int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 			   struct hijack_plan *p, struct hijack_diag *d)
 {
@@ -253,7 +204,7 @@ int hj_seccomp_plan_target(const struct hijack_target *t, const char *status,
 				   (int)t->pid);
 	if (p->target_seccomp != SECCOMP_MODE_FILTER)
 		return 0;
-	r = copy_filters_apart(t, p, count, d);
+	r = copy_filters(t, p, count, d);
 	if (r < 0)
 		return r;
 	return hj_target_check(t, d);
