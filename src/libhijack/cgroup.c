@@ -403,10 +403,35 @@ static int open_root(const struct hijack_cgroup *g)
  * container can do.  A hierarchy's root has no freezer to ask (and cannot
  * be frozen), and one hijack cannot open is not the container's doing:
  * not frozen, as far as the look can tell.
+ *
+ * A name leads to a cgroup only as it stood when it was looked up: the
+ * container may swap two cgroups' names between the read of @text and
+ * the open, and hand the look a thawed sibling.  So the state counts only
+ * if @pid is still listed in the cgroup the state was read from, read
+ * through the same fd after the state.
  */
-static int frozen_in(const struct hijack_cgroup *g, const char *text)
+static bool lists_pid(const char *procs, pid_t pid)
 {
-	_cleanup_free_ char *rel = NULL, *state = NULL;
+	const char *s;
+	char *end;
+	long v;
+
+	for (s = procs; *s; s = *end ? end + 1 : end) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (end == s || errno)
+			return false;
+		if (v == pid && (*end == '\n' || !*end))
+			return true;
+		end += strcspn(end, "\n");
+	}
+	return false;
+}
+
+static int frozen_in(const struct hijack_cgroup *g, const char *text,
+		     pid_t pid)
+{
+	_cleanup_free_ char *rel = NULL, *state = NULL, *procs = NULL;
 	_cleanup_close_ int root = -EBADF, dir = -EBADF;
 	bool v2 = !*g->controllers;
 	int r;
@@ -427,6 +452,11 @@ static int frozen_in(const struct hijack_cgroup *g, const char *text)
 	r = hj_read_at(dir, v2 ? "cgroup.events" : "freezer.state", &state, NULL);
 	if (r < 0)
 		return r;
+	r = hj_read_at(dir, "cgroup.procs", &procs, NULL);
+	if (r < 0)
+		return r;
+	if (!lists_pid(procs, pid))
+		return -ESTALE;
 	if (v2)
 		return !strncmp(state, "frozen 1", 8) || strstr(state, "\nfrozen 1");
 	return !strncmp(state, "FROZEN", 6) || !strncmp(state, "FREEZING", 8);
@@ -457,7 +487,7 @@ int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
 
 		if (*g->controllers && !has_controller(g->controllers, "freezer"))
 			continue;
-		r = frozen_in(g, text);
+		r = frozen_in(g, text, pid);
 		if (r > 0)
 			return 1;
 		if (r < 0 && ret == 0)

@@ -42,13 +42,21 @@ static bool uses_user_notif(const struct sock_filter *insns, size_t len)
 
 /*
  * Seize the target and interrupt it into a ptrace-stop.  Return 0 when it
- * is stopped (and must be detached), or a negative errno when it is not
- * held (detached already, or gone).
+ * is stopped (and must be detached, with *ret_sig), or a negative errno
+ * when it is not held (detached already, or gone).
+ *
+ * The stop may be a signal's rather than the interrupt's: a signal that
+ * came between the seize and the interrupt stops a tracee first, and a
+ * detach with 0 would throw it away; *ret_sig hands it back.  Stops are
+ * waited for without WEXITED, so that a target that is the caller's own
+ * child and dies meanwhile is left for the caller to reap; its pidfd
+ * tells that it died.
  */
 static int seize_stopped(const struct hijack_target *t, unsigned long count,
-			 struct hijack_diag *d)
+			 int *ret_sig, struct hijack_diag *d)
 {
-	int r, status, ms;
+	siginfo_t info;
+	int r, ms;
 
 	if (ptrace(PTRACE_SEIZE, t->pid, 0, 0) < 0)
 		return hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
@@ -79,23 +87,29 @@ static int seize_stopped(const struct hijack_target *t, unsigned long count,
 	 * the caller is not made to wait for.  A seize left so ends with
 	 * hijack.
 	 */
-	for (ms = 0; (r = waitpid(t->pid, &status, __WALL | WNOHANG)) == 0 ||
-		     (r < 0 && errno == EINTR); ms++) {
+	for (ms = 0;; ms++) {
+		info.si_pid = 0;
+		r = waitid(P_PID, (id_t)t->pid, &info, WSTOPPED | WNOHANG | __WALL);
+		/* ECHILD too when it died: a zombie is not waited for here. */
+		if (r < 0 && errno != EINTR && hijack_target_alive(t) == 0) {
+			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
+					"wait for pid %d to stop", (int)t->pid);
+			goto detach;
+		}
+		if (r == 0 && info.si_pid == t->pid)
+			break;
+		if (hijack_target_alive(t) < 0)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ESRCH,
+					   "pid %d exited while its filters were read",
+					   (int)t->pid);
 		if (ms == STOP_WAIT_MS)
 			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ETIMEDOUT,
 					   "pid %d did not stop, to have its seccomp filters read, within %d ms (a freezer of its cgroup holds it?)",
 					   (int)t->pid, STOP_WAIT_MS);
 		(void)nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	}
-	if (r < 0) {
-		r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
-				"wait for pid %d to stop", (int)t->pid);
-		goto detach;
-	}
-	if (!WIFSTOPPED(status))
-		return hj_diag_set(d, HIJACK_STEP_SECCOMP, ESRCH,
-				   "pid %d exited while its filters were read",
-				   (int)t->pid);
+	/* An event stop carries the event above the signal; a signal's not. */
+	*ret_sig = info.si_status >> 8 ? 0 : info.si_status;
 	return 0;
 detach:
 	(void)ptrace(PTRACE_DETACH, t->pid, 0, 0);
@@ -173,13 +187,13 @@ static int read_filters(const struct hijack_target *t, struct hijack_plan *p,
 static int copy_filters(const struct hijack_target *t, struct hijack_plan *p,
 			unsigned long count, struct hijack_diag *d)
 {
-	int r;
+	int r, sig = 0;
 
-	r = seize_stopped(t, count, d);
+	r = seize_stopped(t, count, &sig, d);
 	if (r < 0)
 		return r;
 	r = read_filters(t, p, d);
-	(void)ptrace(PTRACE_DETACH, t->pid, 0, 0);
+	(void)ptrace(PTRACE_DETACH, t->pid, 0, (void *)(long)sig);
 	return r;
 }
 

@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 35
+plan 37
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -231,6 +231,43 @@ is "$rc:$(cat "$d/copy.out")" "125:hijack: wait: Interrupt before the copy start
 is "$(ls -A "$d/w7d")" "" "... and the copy left no temporary file"
 stop_target
 rm -rf "$d/w7d" "$d/stalled" "$d/go"
+
+# --- 7e. a signal to the target while its filters are read ----------------
+# The target (a shell under the fixture's seccomp filter) gets SIGUSR1
+# between the seize and the interrupt, so it stops for the signal first;
+# the plan reads its filters in that stop, and the detach must hand the
+# signal back, or the target never sees it.
+start_target --deny-mkdir
+rm -f "$d/stalled" "$d/go" "$d/usr1"
+"$HIJACK" --pid "$TARGET" -- sh -c "trap 'echo got >>$d/usr1' USR1; while :; do sleep 0.1; done; : mark-7e-$$" \
+	</dev/null >/dev/null 2>&1 &
+sh7e=$!
+_i=0
+# The shell itself, once exec'd: hijack and its processes before the exec
+# show hijack's own command line, mark included.
+until t7e=$(pgrep -f "^sh -c trap .*mark-7e-$$" | head -n 1) && [ -n "$t7e" ] || [ $_i -ge 100 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+LD_PRELOAD=$HJSHIM HJ_SHIM_DIR=$d HJ_SHIM_HOOK=interrupt "$HIJACK" --pid "$t7e" --explain \
+	>"$d/explain7e.out" 2>&1 &
+hj=$!
+wait_for "$d/stalled"
+kill -USR1 "$t7e"
+sleep 0.2
+touch "$d/go"
+wait "$hj"; rc=$?
+_i=0
+while [ ! -s "$d/usr1" ] && [ $_i -lt 40 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+is "$rc:$(grep -v "^ " "$d/explain7e.out" | grep -i "hijack:")" "0:" "a signal between the seize and the interrupt: the plan is made"
+is "$(cat "$d/usr1" 2>/dev/null)" "got" "... and the target still gets the signal"
+kill "$sh7e" 2>/dev/null
+wait "$sh7e" 2>/dev/null
+stop_target
+rm -f "$d/stalled" "$d/go"
 
 # --- 8. PTRACE_SEIZE: identity proven before stopping or reading -----------
 # In a pid namespace of our own, where nothing else forks, the target's pid

@@ -8,6 +8,7 @@
  *
  *   HJ_SHIM_DIR=DIR	where the shim talks to the test
  *   HJ_SHIM_HOOK=seize	ptrace(PTRACE_SEIZE, ...) waits first
+ *   HJ_SHIM_HOOK=interrupt	ptrace(PTRACE_INTERRUPT, ...) waits first
  *   HJ_SHIM_HOOK=barrier	close_range() (the fd barrier, the last step
  *			of the command's setup) waits first
  *   HJ_SHIM_HOOK=signalfd	signalfd() fails with EMFILE (hijack's wait
@@ -94,7 +95,8 @@ long ptrace(enum __ptrace_request req, ...)
 			fclose(f);
 		}
 	}
-	if (req == PTRACE_SEIZE && hooked("seize"))
+	if ((req == PTRACE_SEIZE && hooked("seize")) ||
+	    (req == PTRACE_INTERRUPT && hooked("interrupt")))
 		stall();
 	real = (long (*)(enum __ptrace_request, pid_t, void *, void *))
 		dlsym(RTLD_NEXT, "ptrace");
