@@ -392,24 +392,7 @@ static int open_root(const struct hijack_cgroup *g)
 	return mount_hierarchy(g->controllers);
 }
 
-/*
- * Is @pid, a process of hijack's (the command), held by @g's freezer?
- * Asked of the cgroup it is in now (the container may have moved it),
- * from its own /proc/PID/cgroup (@text): the v1 freezer's freezer.state,
- * the v2 cgroup.events.  1 frozen, 0 not, or -errno when the cgroup
- * cannot be named: the kernel cuts a path at PATH_MAX - 1 characters, and
- * the cut path may name another cgroup the container made; a name on the
- * way that is gone was renamed or removed under the look, which the
- * container can do.  A hierarchy's root has no freezer to ask (and cannot
- * be frozen), and one hijack cannot open is not the container's doing:
- * not frozen, as far as the look can tell.
- *
- * A name leads to a cgroup only as it stood when it was looked up: the
- * container may swap two cgroups' names between the read of @text and
- * the open, and hand the look a thawed sibling.  So the state counts only
- * if @pid is still listed in the cgroup the state was read from, read
- * through the same fd after the state.
- */
+/* Is @pid a line of @procs, a cgroup.procs file? */
 static bool lists_pid(const char *procs, pid_t pid)
 {
 	const char *s;
@@ -428,6 +411,24 @@ static bool lists_pid(const char *procs, pid_t pid)
 	return false;
 }
 
+/*
+ * Is @pid, a process of hijack's (the command), held by @g's freezer?
+ * Asked of the cgroup it is in now (the container may have moved it),
+ * from its own /proc/PID/cgroup (@text): the v1 freezer's freezer.state,
+ * the v2 cgroup.events.  1 frozen, 0 not, or -errno when the cgroup
+ * cannot be named: the kernel cuts a path at PATH_MAX - 1 characters, and
+ * the cut path may name another cgroup the container made; a name on the
+ * way that is gone was renamed or removed under the look, which the
+ * container can do.  A hierarchy's root has no freezer to ask (and cannot
+ * be frozen), and one hijack cannot open is not the container's doing:
+ * not frozen, as far as the look can tell.
+ *
+ * A name leads to a cgroup only as it stood when it was looked up: the
+ * container may swap two cgroups' names between the read of @text and
+ * the open, and hand the look a thawed sibling.  So the state counts only
+ * if @pid is still listed in the cgroup the state was read from, read
+ * through the same fd after the state.
+ */
 static int frozen_in(const struct hijack_cgroup *g, const char *text,
 		     pid_t pid)
 {
