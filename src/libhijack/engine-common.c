@@ -147,17 +147,25 @@ int hj_state_read(int dirfd, const char *name, char **ret, size_t *ret_len)
 
 /*
  * Where a runtime keeps its state: under /run for root, under
- * $XDG_RUNTIME_DIR for a user (runc, crun and podman agree on that).
+ * $XDG_RUNTIME_DIR for a user (runc, crun and podman agree on that), and
+ * for a user without it (su, cron) under /run/user/UID, which is what the
+ * variable names when a login sets it.  Never root's /run for a user:
+ * with root's podman service running there, the user got EACCES from its
+ * socket, and the listing failed where "podman ps" as the user would
+ * have found the container.
  */
 int hj_runtime_path(const char *rel, char *buf, size_t size)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	int n;
 
-	if (geteuid() == 0 || !xdg || *xdg != '/')
+	if (geteuid() == 0)
 		n = snprintf(buf, size, "/run/%s", rel);
-	else
+	else if (xdg && *xdg == '/')
 		n = snprintf(buf, size, "%s/%s", xdg, rel);
+	else
+		n = snprintf(buf, size, "/run/user/%u/%s",
+			     (unsigned int)geteuid(), rel);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 

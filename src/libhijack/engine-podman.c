@@ -18,29 +18,13 @@
 #include <stdint.h>
 #include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
-/*
- * The API socket of the caller's own podman: root's under /run, a user's
- * under $XDG_RUNTIME_DIR, else under /run/user/UID as podman would make
- * it.  Never root's for a user: with root's service running, a user
- * without $XDG_RUNTIME_DIR (su, cron) got EACCES there, and the listing
- * failed where "podman ps" as the user would have found the container.
- */
 static int podman_socket(char *buf, size_t size)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	int n;
-
-	if (geteuid() == 0 || (xdg && *xdg == '/'))
-		return hj_runtime_path("podman/podman.sock", buf, size);
-	n = snprintf(buf, size, "/run/user/%u/podman/podman.sock",
-		     (unsigned int)geteuid());
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return hj_runtime_path("podman/podman.sock", buf, size);
 }
 
 /* Whether an entry of containers.json ({"id":..,"names":[..]}) may match. */
