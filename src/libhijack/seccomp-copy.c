@@ -41,6 +41,25 @@ static bool uses_user_notif(const struct sock_filter *insns, size_t len)
 #define STOP_WAIT_MS 1000
 
 /*
+ * The target died seized.  A traced process's death is told to its
+ * tracer first, and its parent learns of it only once the tracer has
+ * waited for it: so wait, unless the caller is that parent, for whom the
+ * same wait would be the reaping (its exit status) it is owed.
+ */
+static void let_dead_go(const struct hijack_target *t)
+{
+	_cleanup_free_ char *status = NULL;
+	siginfo_t info;
+	char ppid[32];
+
+	if (hj_proc_read(t, "status", &status, NULL) < 0 ||
+	    hj_status_field(status, "PPid", ppid, sizeof(ppid)) < 0 ||
+	    atoi(ppid) == (int)getpid())
+		return;
+	(void)waitid(P_PID, (id_t)t->pid, &info, WEXITED | WNOHANG | __WALL);
+}
+
+/*
  * Seize the target and interrupt it into a ptrace-stop.  Return 0 when it
  * is stopped (and must be detached, with *ret_sig), or a negative errno
  * when it is not held (detached already, or gone).
@@ -50,7 +69,7 @@ static bool uses_user_notif(const struct sock_filter *insns, size_t len)
  * detach with 0 would throw it away; *ret_sig hands it back.  Stops are
  * waited for without WEXITED, so that a target that is the caller's own
  * child and dies meanwhile is left for the caller to reap; its pidfd
- * tells that it died.
+ * tells that it died (let_dead_go()).
  */
 static int seize_stopped(const struct hijack_target *t, unsigned long count,
 			 int *ret_sig, struct hijack_diag *d)
@@ -98,10 +117,12 @@ static int seize_stopped(const struct hijack_target *t, unsigned long count,
 		}
 		if (r == 0 && info.si_pid == t->pid)
 			break;
-		if (hijack_target_alive(t) < 0)
+		if (hijack_target_alive(t) < 0) {
+			let_dead_go(t);
 			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ESRCH,
 					   "pid %d exited while its filters were read",
 					   (int)t->pid);
+		}
 		if (ms == STOP_WAIT_MS)
 			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ETIMEDOUT,
 					   "pid %d did not stop, to have its seccomp filters read, within %d ms (a freezer of its cgroup holds it?)",
