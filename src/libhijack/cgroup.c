@@ -123,7 +123,7 @@ static char *find_dir(struct libmnt_table *tb, const char *controllers,
 }
 
 /* The path of the line of @controllers in a /proc/PID/cgroup text. */
-static char *path_of(const char *text, const char *controllers)
+char *hj_cgroup_path_of(const char *text, const char *controllers)
 {
 	const char *line, *end, *c, *p;
 	size_t clen = strlen(controllers);
@@ -190,7 +190,7 @@ int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 		g->path = strndup(q + 1, (size_t)(end - q - 1));
 		if (!g->controllers || !g->path)
 			goto nomem;
-		g->self_path = path_of(self, g->controllers);
+		g->self_path = hj_cgroup_path_of(self, g->controllers);
 		/*
 		 * NULL: the hierarchy is not mounted here.  It is joined all
 		 * the same (hj_cgroup_open()): skipping it would leave the
@@ -215,7 +215,7 @@ nomem:
  * process sees and that goes with its last fd.  Asking for exactly the
  * controllers (or name=) of the hierarchy gives its existing superblock.
  */
-static int mount_hierarchy(const char *controllers)
+int hj_cgroup_mount_hierarchy(const char *controllers)
 {
 	_cleanup_close_ int fs = -EBADF;
 	char name[64];
@@ -264,7 +264,7 @@ static int open_dir(const struct hijack_cgroup *g, struct hijack_diag *d)
 					   g->dir);
 		return fd;
 	}
-	mnt = mount_hierarchy(g->controllers);
+	mnt = hj_cgroup_mount_hierarchy(g->controllers);
 	if (mnt < 0)
 		return hj_diag_set(d, HIJACK_STEP_CGROUP, mnt,
 				   "hierarchy %s of the target is not mounted here and cannot be mounted (--cgroups=keep to run outside it)",
@@ -332,167 +332,4 @@ int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 				   g->path);
 	}
 	return 0;
-}
-
-/*
- * The directory @rel ("/a/b", as /proc/PID/cgroup gives it) below @dir, an
- * O_PATH fd, opened one name at a time: a container may nest its cgroups
- * deeper than PATH_MAX, which open() refuses as one path.  cgroupfs has no
- * symlinks, so one met here is refused rather than followed.
- */
-static int open_below(int dir, const char *rel)
-{
-	_cleanup_close_ int cur = -EBADF;
-	char name[NAME_MAX + 1];
-	const char *s = rel, *e;
-	int fd;
-
-	cur = fcntl(dir, F_DUPFD_CLOEXEC, 3);
-	if (cur < 0)
-		return -errno;
-	for (s += strspn(s, "/"); *s; s = e + strspn(e, "/")) {
-		e = strchrnul(s, '/');
-		if ((size_t)(e - s) > NAME_MAX)
-			return -ENAMETOOLONG;
-		memcpy(name, s, (size_t)(e - s));
-		name[e - s] = '\0';
-		if (!strcmp(name, ".."))
-			return -EINVAL;
-		fd = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		(void)close(cur);
-		cur = fd;
-	}
-	return TAKE_FD(cur);
-}
-
-/*
- * The root of @g's hierarchy as /proc/self/cgroup counts paths from: the
- * host's mount of it when the plan found one whose path ends in the
- * target's, else a private mount of the hierarchy.
- */
-static int open_root(const struct hijack_cgroup *g)
-{
-	_cleanup_free_ char *root = NULL;
-	size_t len, plen;
-	int fd;
-
-	if (g->dir && g->path) {
-		len = strlen(g->dir);
-		plen = strcmp(g->path, "/") ? strlen(g->path) : 0;
-		if (len >= plen && !strcmp(g->dir + len - plen, g->path + (plen ? 0 : 1))) {
-			root = strndup(g->dir, len - plen);
-			if (!root)
-				return -ENOMEM;
-			fd = open(*root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-			return fd < 0 ? -errno : fd;
-		}
-	}
-	return mount_hierarchy(g->controllers);
-}
-
-/* Is @pid a line of @procs, a cgroup.procs file? */
-static bool lists_pid(const char *procs, pid_t pid)
-{
-	const char *s;
-	char *end;
-	long v;
-
-	for (s = procs; *s; s = *end ? end + 1 : end) {
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (end == s || errno)
-			return false;
-		if (v == pid && (*end == '\n' || !*end))
-			return true;
-		end += strcspn(end, "\n");
-	}
-	return false;
-}
-
-/*
- * Is @pid, a process of hijack's (the command), held by @g's freezer?
- * Asked of the cgroup it is in now (the container may have moved it),
- * from its own /proc/PID/cgroup (@text): the v1 freezer's freezer.state,
- * the v2 cgroup.events.  1 frozen, 0 not, or -errno when the cgroup
- * cannot be named: the kernel cuts a path at PATH_MAX - 1 characters, and
- * the cut path may name another cgroup the container made; a name on the
- * way that is gone was renamed or removed under the look, which the
- * container can do.  A hierarchy's root has no freezer to ask (and cannot
- * be frozen), and one hijack cannot open is not the container's doing:
- * not frozen, as far as the look can tell.
- *
- * A name leads to a cgroup only as it stood when it was looked up: the
- * container may swap two cgroups' names between the read of @text and
- * the open, and hand the look a thawed sibling.  So the state counts only
- * if @pid is still listed in the cgroup the state was read from, read
- * through the same fd after the state.
- */
-static int frozen_in(const struct hijack_cgroup *g, const char *text,
-		     pid_t pid)
-{
-	_cleanup_free_ char *rel = NULL, *state = NULL, *procs = NULL;
-	_cleanup_close_ int root = -EBADF, dir = -EBADF;
-	bool v2 = !*g->controllers;
-	int r;
-
-	rel = path_of(text, g->controllers);
-	if (!rel)
-		return -ENOENT;
-	if (strlen(rel) >= PATH_MAX - 1)
-		return -ENAMETOOLONG;
-	if (!rel[strspn(rel, "/")])
-		return 0;
-	root = open_root(g);
-	if (root < 0)
-		return 0;
-	dir = open_below(root, rel);
-	if (dir < 0)
-		return dir;
-	r = hj_read_at(dir, v2 ? "cgroup.events" : "freezer.state", &state, NULL);
-	if (r < 0)
-		return r;
-	r = hj_read_at(dir, "cgroup.procs", &procs, NULL);
-	if (r < 0)
-		return r;
-	if (!lists_pid(procs, pid))
-		return -ESTALE;
-	if (v2)
-		return !strncmp(state, "frozen 1", 8) || strstr(state, "\nfrozen 1");
-	return !strncmp(state, "FROZEN", 6) || !strncmp(state, "FREEZING", 8);
-}
-
-/* Is @name among the controllers of @list ("cpu,freezer"), an option list? */
-static bool has_controller(const char *list, const char *name)
-{
-	char *val = NULL;
-	size_t vlen = 0;
-
-	return mnt_optstr_get_option(list, name, &val, &vlen) == 0;
-}
-
-int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
-{
-	_cleanup_free_ char *text = NULL;
-	char path[64];
-	int r, ret = 0;
-	size_t i;
-
-	(void)snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	r = hj_read_at(AT_FDCWD, path, &text, NULL);
-	if (r < 0)
-		return r;
-	for (i = 0; i < p->ncgroups; i++) {
-		const struct hijack_cgroup *g = &p->cgroups[i];
-
-		if (*g->controllers && !has_controller(g->controllers, "freezer"))
-			continue;
-		r = frozen_in(g, text, pid);
-		if (r > 0)
-			return 1;
-		if (r < 0 && ret == 0)
-			ret = r;
-	}
-	return ret;
 }

@@ -115,9 +115,13 @@ int hj_cgroup_plan(const struct hijack_target *t, struct hijack_plan *p,
 		   struct hijack_diag *d);
 int hj_cgroup_open(const struct hijack_plan *p, int *fds, int *ret_v2dir,
 		   struct hijack_diag *d);
-int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid);
+char *hj_cgroup_path_of(const char *text, const char *controllers);
+int hj_cgroup_mount_hierarchy(const char *controllers);
 int hj_cgroup_join(const struct hijack_plan *p, const int *fds,
 		   struct hijack_diag *d);
+
+/* freezer.c */
+int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid);
 
 /* seccomp.c, seccomp-copy.c, seccomp-policy.c */
 struct sock_filter;

@@ -11,8 +11,10 @@
 skip_unless_root
 : "${EXECHOLD:=$(dirname "$FIXTURE")/exechold}"
 : "${PTYDRIVE:=$(dirname "$FIXTURE")/ptydrive}"
+: "${FREEZEDECOY:=$(dirname "$FIXTURE")/freezedecoy}"
 need_program "$EXECHOLD"
 need_program "$PTYDRIVE"
+need_program "$FREEZEDECOY"
 
 tmp=$(tmpdir)
 # Written by the command when it runs: the held ones never may.  The
@@ -91,7 +93,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 62
+plan 68
 
 for m in pidfd nsfd; do
 	start_target
@@ -291,16 +293,29 @@ fi
 # below the frozen cgroup (nest()), and $left counts the command.  HOW
 # pty: the entry has a terminal of its own (--pty, through ptydrive), on
 # which Ctrl-C is a character that the kernel turns into a SIGINT there;
-# hijack sees it go by and looks as after a SIGINT it forwarded.
+# hijack sees it go by and looks as after a SIGINT it forwarded.  HOW
+# fuse (v2): the container puts the command in a child cgroup, with a
+# process asleep in a FUSE request it never answers, and freezes the
+# parent: the child's "frozen" never turns 1, nor its own cgroup.freeze.
+# HOW threads: the command (freezedecoy threads) handles SIGINT in one
+# thread alone, which the container moves to a child cgroup of its own
+# (a threaded one on v2) and freezes, the main thread left thawed.
 frozen_after() {
 	start_target
 	fz=$1/hj19-$$-after
 	mkdir "$fz"
 	echo "$TARGET" >"$fz/cgroup.procs"
 	rm -f "$tmp/dog" "$tmp/frozen"
+	at=$fz
+	mark=while
 	if [ "$5" = pty ]; then
 		"$PTYDRIVE" -e up -f "$tmp/frozen" -s '\003' -- "$HIJACK" --pty --pid "$TARGET" -- \
 			sh -c "trap 'echo int' INT; echo up; while :; do sleep 0.1; done" >"$tmp/err" 2>&1 &
+	elif [ "$5" = threads ]; then
+		mark=threads
+		rm -f "$tmp/tid"
+		"$HIJACK" --pid "$TARGET" -- "$FREEZEDECOY" threads "$tmp/tid" \
+			>"$tmp/err" 2>&1 </dev/null &
 	else
 		"$HIJACK" --pid "$TARGET" -- sh -c "trap 'echo int' INT; while :; do sleep 0.1; done" \
 			>"$tmp/err" 2>&1 </dev/null &
@@ -309,15 +324,62 @@ frozen_after() {
 	(sleep 30 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
 	dog=$!
 	_i=0
-	until grep -q "while" /proc/$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)/cmdline 2>/dev/null ||
+	until grep -q "$mark" /proc/$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)/cmdline 2>/dev/null ||
 		[ $_i -ge 200 ]; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done
 	cpid=$(grep -v "^$TARGET\$" "$fz/cgroup.procs" | head -n 1)
-	case $5 in deep | cut) nest "$1" "$fz" "$5" "$cpid" ;; esac
-	echo "$2" >"$fz/$4"
+	case $5 in
+	deep | cut) nest "$1" "$fz" "$5" "$cpid" ;;
+	fuse)
+		mkdir "$fz/in"
+		"$FREEZEDECOY" fuse "$tmp/fuse" <"$tmp/fusectl" >"$tmp/fuseout" 2>&1 &
+		fusep=$!
+		exec 8>"$tmp/fusectl"
+		_i=0
+		until grep -q '^ready$' "$tmp/fuseout" || [ $_i -ge 100 ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		stat "$tmp/fuse/x" >/dev/null 2>&1 8>&- &
+		stp=$!
+		# Moved once asleep in the request: a shell not yet at its
+		# exec would be frozen like the rest.
+		_i=0
+		until [ "$(cut -d' ' -f3 "/proc/$stp/stat")" = D ] || [ $_i -ge 100 ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		echo "$stp" >"$fz/in/cgroup.procs"
+		echo "$cpid" >"$fz/in/cgroup.procs"
+		;;
+	threads)
+		mkdir "$fz/t"
+		[ "$4" = cgroup.freeze ] && echo threaded >"$fz/t/cgroup.type"
+		_i=0
+		until [ -s "$tmp/tid" ] || [ $_i -ge 100 ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		# The file has the thread's id in the target's pid namespace.
+		tid=$(ls "/proc/$cpid/task" | grep -vx "$cpid" | head -n 1)
+		if [ "$4" = cgroup.freeze ]; then
+			echo "$tid" >"$fz/t/cgroup.threads"
+		else
+			echo "$tid" >"$fz/t/tasks"
+		fi
+		at=$fz/t
+		;;
+	esac
+	echo "$2" >"$at/$4"
 	sleep 0.2
+	# What the look would have believed: the child's progress, and the
+	# main thread's cgroup.
+	case $5 in
+	fuse) decoy=$(grep '^frozen' "$fz/in/cgroup.events") ;;
+	threads) decoy=$(grep -cx "$cpid" "$at/$([ "$4" = cgroup.freeze ] && echo cgroup.threads || echo tasks)")-$(grep -cx "$tid" "$at/$([ "$4" = cgroup.freeze ] && echo cgroup.threads || echo tasks)") ;;
+	esac
 	if [ "$5" = pty ]; then
 		touch "$tmp/frozen"
 	else
@@ -325,9 +387,14 @@ frozen_after() {
 	fi
 	wait "$hp"
 	rc=$?
-	thaw_and_clean "$3" "$4"
 	case $5 in
-	deep | cut)
+	fuse) exec 8>&- ;;
+	threads) echo "$3" >"$at/$4" ;;
+	esac
+	thaw_and_clean "$3" "$4"
+	[ "$5" != fuse ] || wait "$fusep" "$stp"
+	case $5 in
+	deep | cut | fuse | threads)
 		left=0
 		grep -qs '^State:[[:space:]]*[^Z]' "/proc/$cpid/status" && left=1
 		;;
@@ -374,8 +441,12 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	like "$dog:$rc:$err" ":125:hijack: wait: the command (pid *) did not end when asked, in a cgroup hijack cannot read: killed, it has not died yet*" \
 		"frozen past what /proc/PID/cgroup prints, v1: SIGINT ends the entry, 125"
 	is "$left" 0 "... and once thawed, the command is gone"
+	frozen_after "$frz" FROZEN THAWED freezer.state threads
+	like "$decoy:$dog:$rc:$err" "0-1::125:hijack: wait: the command (pid *) is held by its cgroup's freezer: killed, it ends when thawed*" \
+		"v1: the one thread that takes SIGINT frozen, the main thread not: SIGINT ends the entry, 125"
+	is "$left" 0 "... and once thawed, the command is gone"
 else
-	for t in 1 2 3 4 5 6 7 8 9 10; do
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		skip "a command frozen after its exec" "no writable cgroup v1 freezer hierarchy here"
 	done
 fi
@@ -393,8 +464,23 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	frozen_after "$v2" 1 0 cgroup.freeze cut
 	is "$dog:$rc" ":137" "frozen past what /proc/PID/cgroup prints, v2: SIGINT ends it (137)"
 	is "$left" 0 "... and nothing is left"
+	if [ -c /dev/fuse ] && grep -qw fuse /proc/filesystems; then
+		mkfifo "$tmp/fusectl"
+		mkdir "$tmp/fuse"
+		frozen_after "$v2" 1 0 cgroup.freeze fuse
+		is "$decoy:$dog:$rc" "frozen 0::137" \
+			"v2: the parent frozen, the child's progress held at 0 by a FUSE sleeper: SIGINT ends it (137)"
+		is "$left" 0 "... and nothing is left"
+	else
+		skip "a FUSE sleeper in a frozen cgroup" "no FUSE in this kernel"
+		skip "a FUSE sleeper in a frozen cgroup" "no FUSE in this kernel"
+	fi
+	frozen_after "$v2" 1 0 cgroup.freeze threads
+	is "$decoy:$dog:$rc" "0-1::137" \
+		"v2: the one thread that takes SIGINT frozen in a threaded cgroup: SIGINT ends it (137)"
+	is "$left" 0 "... and nothing is left"
 else
-	for t in 1 2 3 4 5 6 7 8; do
+	for t in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		skip "a command frozen after its exec" "no writable cgroup v2 hierarchy here"
 	done
 fi

@@ -38,6 +38,7 @@ chmod 755 "$out/bin/hijack"
 cp "$builddir/tests/integration/fixture" "$out/bin/fixture"
 cp "$builddir/tests/integration/ptydrive" "$out/bin/ptydrive"
 cp "$builddir/tests/integration/exechold" "$out/bin/exechold"
+cp "$builddir/tests/integration/freezedecoy" "$out/bin/freezedecoy"
 cp "$srcdir"/tests/integration/lib.sh "$srcdir"/tests/integration/0[1-5]-*.t \
 	"$srcdir"/tests/integration/08-*.t "$srcdir"/tests/integration/1[01]-*.t \
 	"$srcdir"/tests/integration/19-*.t \
