@@ -36,11 +36,10 @@ test="$test bc linux-perf strace time"
 test="$test ansible-core ansible openssh-client openssh-server"
 # --- end ansible ---
 # --- audit (src/audit/, 22-audit.t) ---
-# libsystemd's header (the journal; the library is dlopen()ed) and
-# libaudit (the kernel's audit log) to build; to test, a real journald
-# (systemd), rsyslog and auditd that 22-audit.t starts itself, and jq to
-# read the journal's JSON.
-build="$build libsystemd-dev libaudit-dev"
+# libaudit (the kernel's audit log) to build (the journal needs no
+# library); to test, a real journald (systemd), rsyslog and auditd that
+# 22-audit.t starts itself, and jq to read the journal's JSON.
+build="$build libaudit-dev"
 # libcrypto (SHA-256) for the size and hash of a file copy's end record.
 build="$build libssl-dev"
 test="$test systemd rsyslog auditd jq"

@@ -274,12 +274,8 @@ enum {
 unsigned int audit_write(const struct audit_entry *e, enum audit_event event,
 			 char *reterr_why, size_t whylen, bool *ret_none_runs);
 
-/*
- * Start loading libsystemd on a thread of its own when a journal runs,
- * to have it ready by the first record (journal.c says why).  The first
- * audit_journal_send() waits for it.
- */
-void audit_journal_prepare(void);
+/* journald's socket; a unit test alone points it elsewhere. */
+extern const char *audit_journal_socket;
 
 /* Each destination: 0 when it took the record, -ENOENT when it is absent. */
 int audit_journal_send(const struct audit_entry *e, enum audit_event event);

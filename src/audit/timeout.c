@@ -2,13 +2,12 @@
 /*
  * timeout.c - a bound on a blocking call we do not own.
  *
- * sd_journal_sendv() writes on a blocking socket that libsystemd opens and
- * keeps to itself, and libaudit waits for the kernel's answer on its own:
- * neither takes a timeout.  A journald that is stuck, or whose socket
- * queue is full, would then hold every entry.  So the call runs under a
- * one-shot timer whose signal, caught without SA_RESTART, makes the
- * system call it blocks in fail with EINTR, which both libraries return
- * as an error.  The timer signals this thread only (SIGEV_THREAD_ID), so
+ * libaudit waits for the kernel's answer on a socket it opens and keeps
+ * to itself, and takes no timeout: a kernel audit queue that is stuck
+ * would then hold every entry.  So the call runs under a one-shot timer
+ * whose signal, caught without SA_RESTART, makes the system call it
+ * blocks in fail with EINTR, which libaudit returns as an error.  (The
+ * journal's socket is hijack's own, bounded by SO_SNDTIMEO: journal.c.)  The timer signals this thread only (SIGEV_THREAD_ID), so
  * another thread of the process is never interrupted by it.
  */
 #include <errno.h>

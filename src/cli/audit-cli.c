@@ -44,8 +44,6 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a)
 				  .session_dirfd = -EBADF };
 	(void)audit_policy_load(HIJACK_POLICY_FILE, &au->policy, warn_line, NULL);
 	au->on = au->policy.audit;
-	if (au->on)
-		audit_journal_prepare();
 	if (audit_entry_init(e) < 0) {
 		/* No session id (no getrandom()): nothing can be recorded. */
 		fprintf(stderr, "hijack: audit: cannot make a session id: %s\n",

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -224,12 +226,54 @@ START_TEST(recording_json_escape_every_place)
 }
 END_TEST
 
+/*
+ * The journal's datagram: a field per line, and a value holding a newline
+ * (none should, all are escaped, but one that did must not become a
+ * second field) framed by its length instead.
+ */
+START_TEST(journal_fields_framed)
+{
+	char dir[] = "/tmp/check_audit.XXXXXX", path[64], buf[65536];
+	static const char want[] = "HIJACK_TARGET\n\x03\0\0\0\0\0\0\0a\nb\n";
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct audit_entry e;
+	ssize_t n;
+	int fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	(void)snprintf(path, sizeof(path), "%s/socket", dir);
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	audit_journal_socket = path;
+	ck_assert_int_eq(audit_entry_init(&e), 0);
+	strcpy(e.target, "a\nb");
+	strcpy(e.engine, "pid");
+	ck_assert_int_eq(audit_journal_send(&e, AUDIT_START), 0);
+	n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	ck_assert_ptr_nonnull(memmem(buf, (size_t)n, want, sizeof(want) - 1));
+	ck_assert_ptr_nonnull(memmem(buf, (size_t)n, "\nMESSAGE_ID=2eb84e2ca95444e3b97bf7ef5fc2c499\n", 45));
+	ck_assert_ptr_nonnull(memmem(buf, (size_t)n, "\nHIJACK_ENGINE=pid\n", 19));
+	ck_assert_int_eq(buf[n - 1], '\n');
+	/* No journal there: -ENOENT, for syslog to take over. */
+	(void)close(fd);
+	(void)unlink(path);
+	ck_assert_int_eq(audit_journal_send(&e, AUDIT_START), -ENOENT);
+	(void)rmdir(dir);
+	audit_journal_socket = "/run/systemd/journal/socket";
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
 		escape_everything_but_printable, escape_never_cuts_an_escape,
 		argv_bounded_and_counted, setenv_names_only, policy_checks,
 		recording_json_escape_round_trips, recording_json_escape_every_place,
+		journal_fields_framed,
 	};
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("audit");
