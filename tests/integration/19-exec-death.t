@@ -464,9 +464,10 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	frozen_after "$v2" 1 0 cgroup.freeze cut
 	is "$dog:$rc" ":137" "frozen past what /proc/PID/cgroup prints, v2: SIGINT ends it (137)"
 	is "$left" 0 "... and nothing is left"
-	if [ -c /dev/fuse ] && grep -qw fuse /proc/filesystems; then
-		mkfifo "$tmp/fusectl"
-		mkdir "$tmp/fuse"
+	mkfifo "$tmp/fusectl"
+	mkdir "$tmp/fuse"
+	# With nothing on its stdin it mounts, says so and unmounts at once.
+	if [ "$("$FREEZEDECOY" fuse "$tmp/fuse" </dev/null 2>/dev/null)" = ready ]; then
 		frozen_after "$v2" 1 0 cgroup.freeze fuse
 		is "$decoy:$dog:$rc" "frozen 0::137" \
 			"v2: the parent frozen, the child's progress held at 0 by a FUSE sleeper: SIGINT ends it (137)"
