@@ -22,8 +22,11 @@
 #include "internal.h"
 
 /*
- * More threads than this and the look does not try: a command held by a
- * freezer would keep the caller waiting while it counted.
+ * The threads asked at most: a command held by a freezer would keep the
+ * caller waiting while the look counted.  Past them the look answers
+ * with what it found (a JVM may well have more, and is not to be killed
+ * for it); the caller's second signal ends a command that is held
+ * anyway (spawn-wait.c: end_held()).
  */
 #define THREADS_MAX 1024
 
@@ -261,14 +264,14 @@ int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
 		if (*end || tid <= 0)
 			continue;
 		if (++n > THREADS_MAX)
-			return -E2BIG;
+			break;
 		r = thread_frozen(p, pid, (pid_t)tid);
 		if (r > 0)
 			return 1;
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
-	if (errno)
+	if (n <= THREADS_MAX && errno)
 		return -errno;
 	return ret;
 }

@@ -447,6 +447,24 @@ static int end_frozen(const struct hijack_plan *p, pid_t pid,
 }
 
 /*
+ * The caller asked the command to end a second time, at least a second
+ * after the first, and it has not ended: whatever holds it (a freezer the
+ * look could not see, a CPU throttle, a process that stops it again and
+ * again, an uninterruptible wait on a mount of the container's, a tracer),
+ * the caller gets the terminal back.  It is killed and the entry ends
+ * with its status (128+9), or 125 when it has not died within a second.
+ */
+static int end_held(pid_t pid, struct hijack_diag *d)
+{
+	(void)kill(pid, SIGKILL);
+	if (dead_within(pid) == 1)
+		return 0;
+	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
+			   "the command (pid %d) did not end when asked twice: killed, it has not died yet",
+			   (int)pid);
+}
+
+/*
  * Wait until the command has ended, handing on the signals meant for it
  * and relaying its terminal; leave it unreaped, for hj_reap_command().
  * The signals are blocked and read from a signalfd, so none is lost
@@ -457,6 +475,10 @@ static int end_frozen(const struct hijack_plan *p, pid_t pid,
  * terminal (Ctrl-C, Ctrl-\, a hangup) reaches hijack alone, and is
  * forwarded like a signal sent by a process.  A resize resizes the
  * command's own terminal when it has one, and is forwarded otherwise.
+ * A SIGTERM, SIGINT, SIGHUP or SIGQUIT that reaches hijack a second or
+ * more after an earlier one, the command still there, ends it
+ * (end_held()): the first lets the command end as it likes, the second
+ * is the caller's way out of whatever the container holds it with.
  */
 int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 		       const sigset_t *set, struct hj_pty *pty,
@@ -466,6 +488,7 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 	struct pollfd pfd[1 + HJ_PTY_POLLFDS];
 	struct signalfd_siginfo si;
 	long long look = -1;	/* when to look for a freezer, if asked to end */
+	long long again = -1;	/* from when a second ask ends the command */
 	siginfo_t info;
 	int n, err;
 
@@ -533,6 +556,14 @@ int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,
 			if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT ||
 			    si.ssi_signo == SIGHUP || si.ssi_signo == SIGQUIT) {
 				(void)kill(pid, SIGCONT);
+				if (again >= 0 && hj_now_ms() >= again) {
+					err = end_held(pid, d);
+					if (err < 0)
+						return err;
+					break;
+				}
+				if (again < 0)
+					again = hj_now_ms() + KILL_WAIT_MS;
 				if (look < 0)
 					look = hj_now_ms() + KILL_WAIT_MS;
 			}

@@ -93,7 +93,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 68
+plan 69
 
 for m in pidfd nsfd; do
 	start_target
@@ -484,6 +484,60 @@ else
 	for t in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		skip "a command frozen after its exec" "no writable cgroup v2 hierarchy here"
 	done
+fi
+
+# Held by no freezer at all: the command waits, uninterruptibly, on a
+# FUSE mount of the container's that never answers (a CPU throttle, a
+# process that stops it again and again, or a tracer would do as well).
+# The first SIGINT is handed on and the look finds no freezer; a second
+# one, a second or more later, kills the command and ends the entry:
+# 137 when it dies, 125 when the wait outlives even SIGKILL.
+mkdir "$tmp/fuse2"
+if [ "$("$FREEZEDECOY" fuse "$tmp/fuse2" </dev/null 2>/dev/null)" = ready ]; then
+	rm -f "$tmp/fusectl"
+	mkfifo "$tmp/fusectl"
+	"$FREEZEDECOY" fuse "$tmp/fuse2" <"$tmp/fusectl" >"$tmp/fuseout" 2>&1 &
+	fusep=$!
+	exec 8>"$tmp/fusectl"
+	_i=0
+	until grep -q '^ready$' "$tmp/fuseout" || [ $_i -ge 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	# Started after the mount, so that its mount namespace has it; none
+	# of these may keep the control fifo open.
+	start_target 8>&-
+	"$HIJACK" --pid "$TARGET" -- cat "$tmp/fuse2/x" >"$tmp/err" 2>&1 8>&- </dev/null &
+	hp=$!
+	rm -f "$tmp/dog"
+	(sleep 20 && touch "$tmp/dog" && kill -KILL "$hp") 8>&- 2>/dev/null &
+	dog=$!
+	_i=0
+	cpid=
+	until [ -n "$cpid" ] || [ $_i -ge 100 ]; do
+		cpid=$(pgrep -x -f "cat $tmp/fuse2/x")
+		[ -n "$cpid" ] && [ "$(cut -d' ' -f3 "/proc/$cpid/stat")" = D ] || cpid=
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill -INT "$hp"
+	sleep 1.5
+	first=gone
+	kill -0 "$hp" 2>/dev/null && first=waiting
+	kill -INT "$hp"
+	wait "$hp"
+	rc=$?
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+	dog=$([ -e "$tmp/dog" ] && echo dog)
+	exec 8>&-
+	wait "$fusep"
+	like "${cpid:+held}:$first:$dog:$rc" "held:waiting::1[23][57]" \
+		"held in a FUSE wait, no freezer: the first SIGINT is handed on, the second ends the entry"
+	kill -KILL "$TARGET" 2>/dev/null
+	stop_target
+else
+	skip "held in a FUSE wait" "no FUSE in this kernel"
 fi
 
 # A command that stops itself as soon as it runs has run: its stop is its
