@@ -282,6 +282,21 @@ else
 	done
 fi
 
+# fuse_start DIR: a FUSE mount on DIR that never answers (freezedecoy),
+# held until fd 8 closes ($fusep: its holder); ready when this returns.
+fuse_start() {
+	rm -f "$tmp/fusectl"
+	mkfifo "$tmp/fusectl"
+	"$FREEZEDECOY" fuse "$1" <"$tmp/fusectl" >"$tmp/fuseout" 2>&1 &
+	fusep=$!
+	exec 8>"$tmp/fusectl"
+	_i=0
+	until grep -q '^ready$' "$tmp/fuseout" || [ $_i -ge 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
 # Frozen after the exec: the command cannot act on the SIGINT hijack hands
 # on, so the caller's Ctrl-C would wait for the thaw.  hijack looks, a
 # second after, whether a freezer holds it: a v2 freezer lets SIGKILL
@@ -334,14 +349,7 @@ frozen_after() {
 	deep | cut) nest "$1" "$fz" "$5" "$cpid" ;;
 	fuse)
 		mkdir "$fz/in"
-		"$FREEZEDECOY" fuse "$tmp/fuse" <"$tmp/fusectl" >"$tmp/fuseout" 2>&1 &
-		fusep=$!
-		exec 8>"$tmp/fusectl"
-		_i=0
-		until grep -q '^ready$' "$tmp/fuseout" || [ $_i -ge 100 ]; do
-			sleep 0.05
-			_i=$((_i + 1))
-		done
+		fuse_start "$tmp/fuse"
 		stat "$tmp/fuse/x" >/dev/null 2>&1 8>&- &
 		stp=$!
 		# Moved once asleep in the request: a shell not yet at its
@@ -464,7 +472,6 @@ if [ -n "$v2" ] && [ -w "$v2/cgroup.procs" ]; then
 	frozen_after "$v2" 1 0 cgroup.freeze cut
 	is "$dog:$rc" ":137" "frozen past what /proc/PID/cgroup prints, v2: SIGINT ends it (137)"
 	is "$left" 0 "... and nothing is left"
-	mkfifo "$tmp/fusectl"
 	mkdir "$tmp/fuse"
 	# With nothing on its stdin it mounts, says so and unmounts at once.
 	if [ "$("$FREEZEDECOY" fuse "$tmp/fuse" </dev/null 2>/dev/null)" = ready ]; then
@@ -494,16 +501,7 @@ fi
 # 137 when it dies, 125 when the wait outlives even SIGKILL.
 mkdir "$tmp/fuse2"
 if [ "$("$FREEZEDECOY" fuse "$tmp/fuse2" </dev/null 2>/dev/null)" = ready ]; then
-	rm -f "$tmp/fusectl"
-	mkfifo "$tmp/fusectl"
-	"$FREEZEDECOY" fuse "$tmp/fuse2" <"$tmp/fusectl" >"$tmp/fuseout" 2>&1 &
-	fusep=$!
-	exec 8>"$tmp/fusectl"
-	_i=0
-	until grep -q '^ready$' "$tmp/fuseout" || [ $_i -ge 100 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
+	fuse_start "$tmp/fuse2"
 	# Started after the mount, so that its mount namespace has it; none
 	# of these may keep the control fifo open.
 	start_target 8>&-
