@@ -649,11 +649,18 @@ struct hijack_result {
  * target, which this function relays to the caller's fds 0-2 while the
  * command runs, with a terminal among them in raw mode until it returns;
  * the caller's SIGWINCH then resizes the command's terminal instead.
+ * A command that has not ended a second after a SIGINT, SIGTERM, SIGHUP
+ * or SIGQUIT is killed when a cgroup freezer holds it; so is any command
+ * still there when a second such signal comes a second or more after the
+ * first, whatever holds it (the container may hold it where no freezer
+ * shows).
  *
  * Return: 0 when the command was started and has ended, whatever its status;
  * a negative errno when it could not be started: in that case nothing of
  * the command ran.  -ENOENT / -EACCES (with step HIJACK_STEP_EXEC) tell a
- * missing or non-executable command.
+ * missing or non-executable command.  -EINTR (step HIJACK_STEP_WAIT) also
+ * when the command, killed as above, had not died a second later: it has
+ * run, and dies when whatever holds it lets go.
  */
 int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
 	       char *const argv[], struct hijack_result *ret,
