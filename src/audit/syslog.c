@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
@@ -108,8 +109,16 @@ int audit_syslog_send(const struct audit_entry *e, enum audit_event event)
 	_cleanup_close_ int fd = -EBADF;
 	unsigned long long deadline;
 	char buf[SYSLOG_MAX];
+	struct stat st;
 	size_t len;
 
+	/*
+	 * A /dev/log that is no socket is no syslog daemon, whoever asks:
+	 * connect() would say so to root (ECONNREFUSED) but "permission
+	 * denied" to a user who may not write the file.
+	 */
+	if (stat(SYSLOG_SOCKET, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return -ENOENT;
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;

@@ -41,7 +41,7 @@ need_program "$PTYDRIVE"
 [ -x "$journald" ] || skip_all "no $journald (Debian: systemd; tests/deps.sh test)"
 require_tools journalctl rsyslogd jq runc lxc-start busybox python3
 
-plan 70
+plan 71
 
 tmp=$(tmpdir)
 n=hj22-$$
@@ -268,6 +268,15 @@ ok $? "and did not hang ($ms ms)"
 kill $stuck 2>/dev/null
 wait $stuck 2>/dev/null
 rm -f /run/systemd/journal/socket
+
+# A /dev/log that is a plain file (this test's own stand-in, say) is no
+# syslog: a user who may not write it gets no warning about it.
+: >"$tmp/notsock"
+mount --bind "$tmp/notsock" /dev/log || bail "bind over /dev/log"
+"$FIXTURE" --run-as 1000 -- "$HIJACK" nosuch-hj22 true >"$tmp/err" 2>&1
+is "$(grep -c 'no destination took' "$tmp/err")" 0 \
+	"a plain file at /dev/log, no journal: no syslog there, and no warning (uid 1000)"
+umount /dev/log
 
 # --- syslog: RFC 5424 to a real rsyslogd on a private /dev/log ----------------------
 mkdir -p "$tmp/rs"
