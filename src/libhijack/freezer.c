@@ -157,11 +157,11 @@ static bool lists_id(const char *list, pid_t id)
  * through the same fd after the state: "tasks" on v1, "cgroup.threads"
  * on v2, both of thread ids.
  */
-static int frozen_in(const struct hijack_cgroup *g, const char *text,
-		     pid_t tid)
+static int frozen_in(const struct hijack_cgroup *g, int root,
+		     const char *text, pid_t tid)
 {
 	_cleanup_free_ char *rel = NULL, *state = NULL, *ids = NULL;
-	_cleanup_close_ int root = -EBADF, dir = -EBADF;
+	_cleanup_close_ int dir = -EBADF;
 	bool v2 = !*g->controllers, set = false;
 	int r;
 
@@ -172,7 +172,6 @@ static int frozen_in(const struct hijack_cgroup *g, const char *text,
 		return -ENAMETOOLONG;
 	if (!rel[strspn(rel, "/")])
 		return 0;
-	root = open_root(g);
 	if (root < 0)
 		return 0;
 	dir = open_below(root, rel, v2, &set);
@@ -202,10 +201,12 @@ static bool has_controller(const char *list, const char *name)
 }
 
 /*
- * Thread @tid of @pid on every freezer hierarchy of the plan.  A thread
- * that has ended meanwhile holds nothing: 0.
+ * Thread @tid of @pid on every freezer hierarchy of the plan, whose roots
+ * are @roots (-errno for one hijack cannot open; -EBADF for one without a
+ * freezer).  A thread that has ended meanwhile holds nothing: 0.
  */
-static int thread_frozen(const struct hijack_plan *p, pid_t pid, pid_t tid)
+static int thread_frozen(const struct hijack_plan *p, const int *roots,
+			 pid_t pid, pid_t tid)
 {
 	_cleanup_free_ char *text = NULL;
 	char path[64];
@@ -220,11 +221,9 @@ static int thread_frozen(const struct hijack_plan *p, pid_t pid, pid_t tid)
 	if (r < 0)
 		return r;
 	for (i = 0; i < p->ncgroups; i++) {
-		const struct hijack_cgroup *g = &p->cgroups[i];
-
-		if (*g->controllers && !has_controller(g->controllers, "freezer"))
+		if (roots[i] == -EBADF)
 			continue;
-		r = frozen_in(g, text, tid);
+		r = frozen_in(&p->cgroups[i], roots[i], text, tid);
 		if (r > 0)
 			return 1;
 		if (r < 0 && ret == 0)
@@ -245,7 +244,9 @@ static int thread_frozen(const struct hijack_plan *p, pid_t pid, pid_t tid)
  * one a signal waits for (the others may block it), so each is asked:
  * 1 when one is frozen, 0 when none is, else -errno.
  */
-int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
+/* Every thread of @pid, each hierarchy's root opened once for them all. */
+static int threads_frozen(const struct hijack_plan *p, const int *roots,
+			  pid_t pid)
 {
 	_cleanup_closedir_ DIR *dir = NULL;
 	struct dirent *e;
@@ -265,7 +266,7 @@ int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
 			continue;
 		if (++n > THREADS_MAX)
 			break;
-		r = thread_frozen(p, pid, (pid_t)tid);
+		r = thread_frozen(p, roots, pid, (pid_t)tid);
 		if (r > 0)
 			return 1;
 		if (r < 0 && ret == 0)
@@ -274,4 +275,27 @@ int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
 	if (n <= THREADS_MAX && errno)
 		return -errno;
 	return ret;
+}
+
+int hj_cgroup_frozen(const struct hijack_plan *p, pid_t pid)
+{
+	int *roots;
+	size_t i;
+	int r;
+
+	roots = calloc(p->ncgroups ? p->ncgroups : 1, sizeof(*roots));
+	if (!roots)
+		return -ENOMEM;
+	for (i = 0; i < p->ncgroups; i++) {
+		const struct hijack_cgroup *g = &p->cgroups[i];
+
+		roots[i] = *g->controllers && !has_controller(g->controllers, "freezer") ?
+				   -EBADF : open_root(g);
+	}
+	r = threads_frozen(p, roots, pid);
+	for (i = 0; i < p->ncgroups; i++)
+		if (roots[i] >= 0)
+			(void)close(roots[i]);
+	free(roots);
+	return r;
 }
