@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include "internal.h"
 
@@ -77,6 +78,24 @@ static inline void hj_send_msg(int fd, const struct msg *m)
 {
 	/* Nobody to tell if this fails: the exit status still says 125. */
 	(void)!write(fd, m, sizeof(*m));
+}
+
+/*
+ * The one-byte "go on" that hijack hands a child it forked.  A socket,
+ * not a pipe: the child may be killed before it reads (the container's
+ * pid 1 died, taking its pid namespace along), and a pipe with no reader
+ * left would end hijack itself with SIGPIPE instead of letting it say
+ * what happened.  send() with MSG_NOSIGNAL answers EPIPE instead, and the
+ * process-wide disposition of SIGPIPE stays the caller's.
+ */
+static inline int hj_go_channel(int fds[2])
+{
+	return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds);
+}
+
+static inline int hj_send_go(int fd)
+{
+	return send(fd, "", 1, MSG_NOSIGNAL) == 1 ? 0 : -errno;
 }
 
 /* spawn-prepare.c: on the host, before the fork */

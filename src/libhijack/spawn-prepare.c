@@ -115,7 +115,7 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 	if (!s->file)
 		return hj_pty_prepare(s->pty, s->p, d);
 	/* A copy's bytes go to the caller's fds as they are. */
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (hj_go_channel(fds) < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "copy's start pipe");
 	s->ack_r = fds[0];
 	s->ack_w = fds[1];

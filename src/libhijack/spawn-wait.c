@@ -204,9 +204,18 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			 */
 			if (sfd >= 0 && r == 0)
 				r = check_stops(child, m.pid, copy, file, d);
-			if (go && r == 0 && write(*go, "", 1) != 1)
-				r = hj_diag_set(d, HIJACK_STEP_FORK, errno,
-						"starting the command");
+			/*
+			 * EPIPE: the command's process died before it read
+			 * the byte; its EOF follows, and says so (-ECANCELED).
+			 */
+			if (go && r == 0) {
+				r = hj_send_go(*go);
+				if (r == -EPIPE)
+					r = 0;
+				else if (r < 0)
+					r = hj_diag_set(d, HIJACK_STEP_FORK, -r,
+							"starting the command");
+			}
 			if (r < 0)
 				(void)kill(m.pid, SIGKILL);
 			if (go)

@@ -227,7 +227,7 @@ static int start_forked(struct spawn *s, struct hijack_diag *d)
 		if (r < 0)
 			return r;
 	}
-	if (pipe2(go, O_CLOEXEC) < 0)
+	if (hj_go_channel(go) < 0)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "start pipe");
 	s->go_r = go[0];
 	s->go_w = go[1];
@@ -264,8 +264,10 @@ static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 {
 	int r;
 
-	if (write(s->ack_w, "", 1) != 1) {
-		r = -errno;
+	r = hj_send_go(s->ack_w);
+	if (r == -EPIPE)	/* the copy died first: most often with the target */
+		return hj_died_before_exec(s, pid, d);
+	if (r < 0) {
 		hj_kill_reap(pid);
 		return hj_diag_set(d, HIJACK_STEP_FILE, -r, "starting the copy");
 	}

@@ -58,7 +58,7 @@ ok $((! $?)) "exited target: the command did not run"
 # Targets dying while hijack enters them.  Three outcomes are right: it
 # ran (0); hijack refused cleanly (125, naming the pid); or the command was
 # already inside and died with the container's pid 1 (137).  Anything else
-# is a bug.  Bounded: 20 rounds.
+# (141: hijack killed by SIGPIPE) is a bug.  Bounded: 20 rounds.
 bad=0
 hit=0
 round=0
@@ -67,7 +67,10 @@ while [ $round -lt 20 ]; do
 	if [ $((round % 2)) = 0 ]; then
 		kill -KILL "$TARGET" &
 	else
-		( sleep 0.00$((round % 10)); kill -KILL "$TARGET" ) &
+		# Spread over the entry's whole span (tens of ms): the
+		# late kills land after the command's fork, where hijack once
+		# died of SIGPIPE (141) handing it the go-ahead.
+		( sleep "$(printf '0.%03d' $((round * 3)))"; kill -KILL "$TARGET" ) &
 	fi
 	err=$("$HIJACK" --pid "$TARGET" -- /bin/true 2>&1); rc=$?
 	wait $!
