@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,13 @@
 
 #include "audit.h"
 #include "macro.h"
+
+/* What the writer sleeps for. */
+enum writer_sleep {
+	WRITER_AWAKE,
+	WRITER_EMPTY,		/* any byte in the ring, or the end */
+	WRITER_BATCH,		/* WAKE_BATCH bytes, or WAKE_DELAY_MS */
+};
 
 /* The writer's batches, and the room kept for the closing marker. */
 #define OUT_BATCH (64 * 1024)
@@ -60,19 +68,32 @@ struct recording {
 	bool input;			/* "i" events are written too */
 	unsigned long long t0;		/* CLOCK_MONOTONIC µs at the header */
 
+	/*
+	 * The ring has one producer (the relay) and one consumer (the
+	 * writer), so it needs no lock: each side owns one counter, and
+	 * reads the other's with acquire.  The lock and the two conditions
+	 * are only for sleeping: a side that is about to sleep says so in
+	 * @writer_sleep or @relay_waits, and the other side takes the lock
+	 * to wake it only then.  Both store their own word before they load
+	 * the other's (sequentially consistent), so one of them always
+	 * sees the other and no wakeup is lost.
+	 */
+	unsigned char *ring;
+	_Atomic unsigned long long head;	/* bytes put: the relay's */
+	_Atomic unsigned long long tail;	/* bytes taken: the writer's */
+	_Atomic int writer_sleep;	/* enum writer_sleep */
+	_Atomic bool relay_waits;	/* for room in a full ring */
+	_Atomic bool closing;		/* the session is over: drain and stop */
+	_Atomic bool stopped;		/* ended early: later chunks dropped */
+	unsigned long long dropped;	/* bytes relayed but not recorded: the relay's */
+
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
 	pthread_t writer;
-	bool writer_started;
-	bool writer_done;
-	/* Under @lock: the ring, by counters that only grow. */
-	unsigned char *ring;
-	unsigned long long head, tail;
-	bool closing;			/* the session is over: drain and stop */
-	bool stopped;			/* ended early: later chunks dropped */
-	enum recording_end end;
+	bool writer_started;		/* the relay's */
+	bool writer_done;		/* under @lock */
+	enum recording_end end;		/* under @lock, set once with @stopped */
 	int end_err;
-	unsigned long long dropped;	/* bytes relayed but not recorded */
 
 	/* The writer's alone. */
 	char carry[2][4];		/* an unfinished UTF-8 sequence per way */
@@ -490,11 +511,11 @@ static void add_marker(struct recording *r, const char *why)
 
 static void stop_locked(struct recording *r, enum recording_end end, int err)
 {
-	if (r->stopped)
+	if (atomic_load(&r->stopped))
 		return;
-	r->stopped = true;
 	r->end = end;
 	r->end_err = err;
+	atomic_store(&r->stopped, true);
 }
 
 /* A write failed: the recording ends, with a marker if it still fits. */
@@ -510,24 +531,33 @@ static void stop(struct recording *r, int err)
 }
 
 /*
- * Up to TAKE_MAX bytes of whole chunks from the ring into @buf, under the
- * lock: one lock a batch rather than one a chunk, which the relay would
- * otherwise meet taken at every chunk of a stream.
+ * Up to TAKE_MAX bytes of whole chunks, of those the relay had put by
+ * @head, from the ring into @buf; their room goes back to the relay at
+ * once, before they are turned into JSON.
  */
 #define TAKE_MAX (64 * 1024)
 
-static size_t take_chunks(struct recording *r, unsigned char *buf)
+static size_t take_chunks(struct recording *r, unsigned long long head,
+			  unsigned char *buf)
 {
+	unsigned long long tail = atomic_load_explicit(&r->tail,
+						       memory_order_relaxed);
 	size_t taken = 0;
 	struct chunk c;
 
-	while (r->head != r->tail) {
-		ring_get(r, r->tail, &c, sizeof(c));
+	while (head != tail) {
+		ring_get(r, tail, &c, sizeof(c));
 		if (taken + sizeof(c) + c.len > TAKE_MAX)
 			break;
-		ring_get(r, r->tail, buf + taken, sizeof(c) + c.len);
+		ring_get(r, tail, buf + taken, sizeof(c) + c.len);
 		taken += sizeof(c) + c.len;
-		r->tail += sizeof(c) + c.len;
+		tail += sizeof(c) + c.len;
+	}
+	atomic_store(&r->tail, tail);
+	if (atomic_load(&r->relay_waits)) {
+		(void)pthread_mutex_lock(&r->lock);
+		(void)pthread_cond_signal(&r->room);
+		(void)pthread_mutex_unlock(&r->lock);
 	}
 	return taken;
 }
@@ -554,9 +584,46 @@ static void write_chunks(struct recording *r, const unsigned char *buf,
 	}
 }
 
+static bool writer_may_go(struct recording *r, enum writer_sleep why)
+{
+	unsigned long long n = atomic_load(&r->head) -
+			       atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	return atomic_load(&r->closing) || atomic_load(&r->stopped) ||
+	       (why == WRITER_EMPTY ? n > 0 : n >= WAKE_BATCH);
+}
+
+/*
+ * Sleep until writer_may_go(); for a batch, WAKE_DELAY_MS at most.  The
+ * relay, closing and stopping wake it; the relay only when it sees the
+ * word set here.
+ */
+static void writer_wait(struct recording *r, enum writer_sleep why)
+{
+	struct timespec t;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_nsec += WAKE_DELAY_MS * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	(void)pthread_mutex_lock(&r->lock);
+	atomic_store(&r->writer_sleep, why);
+	while (atomic_load(&r->writer_sleep) == (int)why &&
+	       !writer_may_go(r, why)) {
+		if (why == WRITER_EMPTY)
+			(void)pthread_cond_wait(&r->more, &r->lock);
+		else if (pthread_cond_timedwait(&r->more, &r->lock, &t) ==
+			 ETIMEDOUT)
+			break;
+	}
+	atomic_store(&r->writer_sleep, WRITER_AWAKE);
+	(void)pthread_mutex_unlock(&r->lock);
+}
+
 static void *writer_main(void *arg)
 {
 	struct recording *r = arg;
+	unsigned long long head;
 	unsigned char *data;
 	bool marked = false;
 	size_t n;
@@ -569,57 +636,44 @@ static void *writer_main(void *arg)
 		goto out;
 	}
 
-	(void)pthread_mutex_lock(&r->lock);
 	for (;;) {
-		if (r->stopped && !marked) {
+		if (atomic_load(&r->stopped) && !marked) {
 			char why[160];
 
+			(void)pthread_mutex_lock(&r->lock);
 			(void)snprintf(why, sizeof(why),
 				       "hijack: recording ended: %s (%s); the session went on unrecorded",
 				       recording_end_name(r->end),
 				       strerror(r->end_err));
-			marked = true;
 			(void)pthread_mutex_unlock(&r->lock);
+			marked = true;
 			add_marker(r, why);
-			(void)pthread_mutex_lock(&r->lock);
 		}
-		if (r->head == r->tail) {
+		head = atomic_load(&r->head);
+		if (head == atomic_load_explicit(&r->tail, memory_order_relaxed)) {
 			/* Idle: what is there goes to disk now, not at the end. */
 			if (r->outlen) {
-				(void)pthread_mutex_unlock(&r->lock);
 				flush_out(r);
-				(void)pthread_mutex_lock(&r->lock);
 				continue;
 			}
-			if (r->closing)
+			if (atomic_load(&r->closing))
 				break;
-			(void)pthread_cond_wait(&r->more, &r->lock);
+			writer_wait(r, WRITER_EMPTY);
 			/*
 			 * A little more before the work, rather than a wakeup
-			 * for every chunk of a stream: the relay signals again
-			 * once WAKE_BATCH bytes wait.  The file lags the
+			 * for every chunk of a stream: the relay wakes it
+			 * again once WAKE_BATCH bytes wait.  The file lags the
 			 * screen by WAKE_DELAY_MS at most.
 			 */
-			if (r->head - r->tail < WAKE_BATCH && !r->closing &&
-			    !r->stopped) {
-				struct timespec t;
-
-				(void)clock_gettime(CLOCK_MONOTONIC, &t);
-				t.tv_nsec += WAKE_DELAY_MS * 1000000L;
-				t.tv_sec += t.tv_nsec / 1000000000L;
-				t.tv_nsec %= 1000000000L;
-				(void)pthread_cond_timedwait(&r->more, &r->lock, &t);
-			}
+			writer_wait(r, WRITER_BATCH);
 			continue;
 		}
-		n = take_chunks(r, data);
-		(void)pthread_cond_signal(&r->room);
-		if (r->stopped)
+		n = take_chunks(r, head, data);
+		if (atomic_load(&r->stopped))
 			continue;	/* dropped: the marker said so */
-		(void)pthread_mutex_unlock(&r->lock);
 		write_chunks(r, data, n);
-		(void)pthread_mutex_lock(&r->lock);
 	}
+	(void)pthread_mutex_lock(&r->lock);
 out:
 	free(data);
 	r->writer_done = true;
@@ -630,19 +684,57 @@ out:
 
 /* ------------------------------------------------------------- the relay */
 
+/* Wake the writer if it sleeps for what the ring now holds, @n bytes. */
+static void wake_writer(struct recording *r, unsigned long long n)
+{
+	int why = atomic_load(&r->writer_sleep);
+
+	if (why == WRITER_AWAKE || (why == WRITER_BATCH && n < WAKE_BATCH))
+		return;
+	if (!atomic_compare_exchange_strong(&r->writer_sleep, &why,
+					    WRITER_AWAKE))
+		return;		/* it woke by itself */
+	(void)pthread_mutex_lock(&r->lock);
+	(void)pthread_cond_signal(&r->more);
+	(void)pthread_mutex_unlock(&r->lock);
+}
+
+/* Wait for @need bytes of room, RECORDING_STALL_MS at most. */
+static void wait_room(struct recording *r, unsigned long long head,
+		      unsigned long long need)
+{
+	struct timespec deadline;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_nsec += (RECORDING_STALL_MS % 1000) * 1000000L;
+	deadline.tv_sec += RECORDING_STALL_MS / 1000 +
+			   deadline.tv_nsec / 1000000000L;
+	deadline.tv_nsec %= 1000000000L;
+	(void)pthread_mutex_lock(&r->lock);
+	atomic_store(&r->relay_waits, true);
+	while (!atomic_load(&r->stopped) && !r->writer_done &&
+	       RECORDING_RING - (head - atomic_load(&r->tail)) < need)
+		if (pthread_cond_timedwait(&r->room, &r->lock, &deadline) ==
+		    ETIMEDOUT) {
+			stop_locked(r, RECORDING_END_STALLED, ETIMEDOUT);
+			(void)pthread_cond_signal(&r->more);
+		}
+	atomic_store(&r->relay_waits, false);
+	(void)pthread_mutex_unlock(&r->lock);
+}
+
 void recording_tap(void *userdata, enum hijack_relay_dir dir, const void *buf,
 		   size_t len)
 {
 	struct recording *r = userdata;
 	struct chunk c = { .len = (unsigned int)len, .dir = dir };
-	unsigned long long need = sizeof(c) + len;
-	struct timespec deadline;
+	unsigned long long need = sizeof(c) + len, head;
 
 	if (dir == HIJACK_RELAY_INPUT && !r->input)
 		return;
 	c.usec = audit_now_mono() - r->t0;
-	(void)pthread_mutex_lock(&r->lock);
-	if (!r->stopped && !r->writer_started) {
+	if (!atomic_load_explicit(&r->stopped, memory_order_relaxed) &&
+	    !r->writer_started) {
 		/*
 		 * Started here, in the relay, not before: the command's
 		 * process has been forked and has exec'd by now, so no fork
@@ -653,38 +745,27 @@ void recording_tap(void *userdata, enum hijack_relay_dir dir, const void *buf,
 		/* No signal for the writer: they are the relay's to forward. */
 		(void)sigfillset(&all);
 		(void)pthread_sigmask(SIG_BLOCK, &all, &old);
-		if (pthread_create(&r->writer, NULL, writer_main, r) == 0)
+		if (pthread_create(&r->writer, NULL, writer_main, r) == 0) {
 			r->writer_started = true;
-		else
+		} else {
+			(void)pthread_mutex_lock(&r->lock);
 			stop_locked(r, RECORDING_END_WRITE_ERROR, EAGAIN);
+			(void)pthread_mutex_unlock(&r->lock);
+		}
 		(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
-	if (!r->stopped && RECORDING_RING - (r->head - r->tail) < need) {
-		(void)clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_nsec += (RECORDING_STALL_MS % 1000) * 1000000L;
-		deadline.tv_sec += RECORDING_STALL_MS / 1000 +
-				   deadline.tv_nsec / 1000000000L;
-		deadline.tv_nsec %= 1000000000L;
-		while (!r->stopped && RECORDING_RING - (r->head - r->tail) < need)
-			if (pthread_cond_timedwait(&r->room, &r->lock,
-						   &deadline) == ETIMEDOUT) {
-				stop_locked(r, RECORDING_END_STALLED, ETIMEDOUT);
-				(void)pthread_cond_signal(&r->more);
-			}
-	}
-	if (r->stopped) {
+	head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	if (!atomic_load_explicit(&r->stopped, memory_order_relaxed) &&
+	    RECORDING_RING - (head - atomic_load(&r->tail)) < need)
+		wait_room(r, head, need);
+	if (atomic_load_explicit(&r->stopped, memory_order_relaxed)) {
 		r->dropped += len;
-		(void)pthread_mutex_unlock(&r->lock);
 		return;
 	}
-	ring_put(r, r->head, &c, sizeof(c));
-	ring_put(r, r->head + sizeof(c), buf, len);
-	/* The writer sleeps on an empty ring, then for a batch (writer_main). */
-	if (r->head == r->tail ||
-	    (r->head - r->tail < WAKE_BATCH && r->head - r->tail + need >= WAKE_BATCH))
-		(void)pthread_cond_signal(&r->more);
-	r->head += need;
-	(void)pthread_mutex_unlock(&r->lock);
+	ring_put(r, head, &c, sizeof(c));
+	ring_put(r, head + sizeof(c), buf, len);
+	atomic_store(&r->head, head + need);
+	wake_writer(r, head + need - atomic_load(&r->tail));
 }
 
 /* ------------------------------------------------------ open and close */
@@ -752,10 +833,10 @@ int recording_open(struct recording **ret, int dirfd,
 		goto fail;
 	}
 	(void)pthread_mutex_init(&r->lock, NULL);
-	(void)pthread_cond_init(&r->more, NULL);
-	/* Its waits are bounded by CLOCK_MONOTONIC deadlines. */
+	/* Their waits are bounded by CLOCK_MONOTONIC deadlines. */
 	(void)pthread_condattr_init(&attr);
 	(void)pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	(void)pthread_cond_init(&r->more, &attr);
 	(void)pthread_cond_init(&r->room, &attr);
 	(void)pthread_condattr_destroy(&attr);
 	r->input = info->input;
@@ -781,8 +862,8 @@ int recording_open(struct recording **ret, int dirfd,
 		goto fail;
 	}
 	if (!info->relayed) {
-		r->stopped = true;
 		r->end = RECORDING_END_NO_TERMINAL;
+		atomic_store(&r->stopped, true);
 		add_marker(r, "hijack: no terminal relayed (--no-pty, or none of fds 0-2 a terminal): the command's input and output went straight between the caller's files and the command, and are not recorded");
 	}
 	*ret = r;
@@ -807,8 +888,8 @@ enum recording_end recording_close(struct recording *r,
 	struct timespec deadline;
 	bool done = true;
 
+	atomic_store(&r->closing, true);
 	(void)pthread_mutex_lock(&r->lock);
-	r->closing = true;
 	(void)pthread_cond_signal(&r->more);
 	if (r->writer_started) {
 		/* What the ring holds is written; a stuck disk is not waited for. */
@@ -823,9 +904,10 @@ enum recording_end recording_close(struct recording *r,
 			stop_locked(r, RECORDING_END_STALLED, ETIMEDOUT);
 	}
 	*ret = (struct recording_result){
-		.end = r->stopped ? r->end : RECORDING_END_COMPLETE,
+		.end = atomic_load(&r->stopped) ? r->end : RECORDING_END_COMPLETE,
 		.err = r->end_err,
-		.dropped = r->dropped + (r->head - r->tail),
+		.dropped = r->dropped + (atomic_load(&r->head) -
+					 atomic_load(&r->tail)),
 		.marker_written = r->marker_written,
 	};
 	(void)pthread_mutex_unlock(&r->lock);

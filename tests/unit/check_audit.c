@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_audit - the escaping and bounds of the audit records, and the
- * policy file's checks (src/audit/escape.c, record.c, policy.c).
+ * check_audit - the escaping and bounds of the audit records, the policy
+ * file's checks, and the recording's ring (src/audit/escape.c, record.c,
+ * policy.c, recording.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -267,13 +270,119 @@ START_TEST(journal_fields_framed)
 }
 END_TEST
 
+/*
+ * The ring between the relay and the writer thread holds no lock on its
+ * way: every byte put in by recording_tap() must come out in the file,
+ * in order, and nothing else.  Chunks of every size up to a relay read,
+ * with pauses now and then so that the writer goes to sleep (both kinds
+ * of sleep) and must be woken, and bursts that fill the 4 MiB ring so
+ * that the relay must wait for room.  Output and input alternate.
+ */
+START_TEST(recording_ring_loses_nothing)
+{
+	char dir[] = "/tmp/check_audit.XXXXXX", path[4200], why[256];
+	const size_t total = 32u << 20;
+	struct recording_info info = {
+		.session = "ringtest", .target = "pid:1", .term = "xterm",
+		.width = 80, .height = 24, .timestamp = 1, .input = true,
+		.relayed = true,
+	};
+	struct recording_result res;
+	static unsigned char pattern[1 << 16];
+	struct recording *r = NULL;
+	unsigned char *want[2], *got[2];
+	size_t wantlen[2] = { 0, 0 }, gotlen[2] = { 0, 0 }, sent = 0, n;
+	unsigned int seed = 7;
+	json_error_t jerr;
+	char *line = NULL;
+	size_t cap = 0;
+	int fd, way, i;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	info.dir = dir;
+	/* Not recording_dir_check(): it wants root's, and this runs as anyone. */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(recording_open(&r, fd, &info, why, sizeof(why)), 0);
+	(void)close(fd);
+	for (way = 0; way < 2; way++) {
+		want[way] = malloc(total);
+		got[way] = malloc(total);
+		ck_assert(want[way] && got[way]);
+	}
+	/*
+	 * Printable ASCII, so that what goes in is what a line holds; cut
+	 * from one block made beforehand, so that the relay's side is as
+	 * fast as a memcpy() and outruns the writer.
+	 */
+	for (i = 0; i < (int)sizeof(pattern); i++)
+		pattern[i] = (unsigned char)(' ' + rand_r(&seed) % 95);
+	while (sent < total) {
+		const unsigned char *buf;
+
+		n = (size_t)rand_r(&seed) % 4096 + 1;
+		if (n > total - sent)
+			n = total - sent;
+		buf = pattern + rand_r(&seed) % (sizeof(pattern) - 4096);
+		way = rand_r(&seed) % 4 == 0;
+		recording_tap(r, way ? HIJACK_RELAY_INPUT : HIJACK_RELAY_OUTPUT,
+			      buf, n);
+		memcpy(want[way] + wantlen[way], buf, n);
+		wantlen[way] += n;
+		sent += n;
+		/* Now and then a pause: the writer sleeps and is woken. */
+		if (rand_r(&seed) % 4096 == 0) {
+			struct timespec t = { 0, (rand_r(&seed) % 30) * 1000000L };
+
+			(void)nanosleep(&t, NULL);
+		}
+	}
+	ck_assert_int_eq(recording_close(r, &res), RECORDING_END_COMPLETE);
+	ck_assert_uint_eq(res.dropped, 0);
+
+	(void)snprintf(path, sizeof(path), "%s/ringtest.cast", dir);
+	f = fopen(path, "re");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_gt(getline(&line, &cap, f), 0);	/* the header */
+	while (getline(&line, &cap, f) > 0) {
+		json_t *ev = json_loads(line, 0, &jerr);
+		const char *kind, *text;
+		size_t len;
+
+		ck_assert_msg(ev && json_is_array(ev), "not an event: %s", line);
+		kind = json_string_value(json_array_get(ev, 1));
+		text = json_string_value(json_array_get(ev, 2));
+		len = json_string_length(json_array_get(ev, 2));
+		ck_assert(kind && text);
+		ck_assert_msg(!strcmp(kind, "o") || !strcmp(kind, "i"),
+			      "unexpected event %s", kind);
+		way = !strcmp(kind, "i");
+		ck_assert_uint_le(gotlen[way] + len, total);
+		memcpy(got[way] + gotlen[way], text, len);
+		gotlen[way] += len;
+		json_decref(ev);
+	}
+	free(line);
+	(void)fclose(f);
+	for (way = 0; way < 2; way++) {
+		ck_assert_uint_eq(gotlen[way], wantlen[way]);
+		ck_assert(!memcmp(got[way], want[way], wantlen[way]));
+		free(want[way]);
+		free(got[way]);
+	}
+	(void)unlink(path);
+	(void)rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
 		escape_everything_but_printable, escape_never_cuts_an_escape,
 		argv_bounded_and_counted, setenv_names_only, policy_checks,
 		recording_json_escape_round_trips, recording_json_escape_every_place,
-		journal_fields_framed,
+		journal_fields_framed, recording_ring_loses_nothing,
 	};
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("audit");
