@@ -79,6 +79,12 @@ struct opts {
 	const char *clock;	/* "real", "instruction", "emulator" or NULL */
 	const char *svg;	/* write a picture here */
 	const char *ministat_dir;	/* write one-number-per-line files here */
+	/* --margin-for NAME=PCT: a workload's own margin, over its role's */
+	struct margin_for {
+		char name[64];
+		double margin;
+	} margin_for[64];
+	size_t nr_margin_for;
 };
 
 struct row {
@@ -775,6 +781,8 @@ static void usage(void)
 	       "Options:\n"
 	       "  -m, --margin=PCT            allowed slowdown, percent (default 1)\n"
 	       "      --margin-secondary=PCT  margin of secondary workloads (default 2 x margin)\n"
+	       "      --margin-for=NAME=PCT   margin of workload NAME, whatever its role\n"
+	       "                              (repeatable; e.g. fitted to its A/A spread)\n"
 	       "  -c, --confidence=PCT        two-sided confidence level (default 90)\n"
 	       "  -H, --higher-is-better      values are rates, not costs\n"
 	       "  -j, --json                  print one JSON document\n"
@@ -830,6 +838,7 @@ static unsigned long parse_uint(const char *arg, const char *opt,
 
 enum {
 	OPT_MARGIN_SECONDARY = CHAR_MAX + 1,
+	OPT_MARGIN_FOR,
 	OPT_LOOK,
 	OPT_LOOKS,
 	OPT_MIN_SAMPLES,
@@ -855,6 +864,21 @@ static void parse_option(struct opts *o, int opt, const char *arg)
 	case OPT_MARGIN_SECONDARY:
 		o->margin_secondary = parse_margin(arg, "margin-secondary");
 		break;
+	case OPT_MARGIN_FOR: {
+		struct margin_for *mf = &o->margin_for[o->nr_margin_for];
+		const char *eq = strchr(arg, '=');
+
+		if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(mf->name))
+			bad_input("--margin-for: expected NAME=PCT, got '%s'", arg);
+		if (o->nr_margin_for == ARRAY_SIZE(o->margin_for))
+			bad_input("--margin-for: more than %zu workloads",
+				  ARRAY_SIZE(o->margin_for));
+		memcpy(mf->name, arg, (size_t)(eq - arg));
+		mf->name[eq - arg] = '\0';
+		mf->margin = parse_margin(eq + 1, "margin-for");
+		o->nr_margin_for++;
+		break;
+	}
 	case 'c':
 		o->confidence = parse_pct(arg, "confidence", 0, 100) / 100;
 		break;
@@ -913,6 +937,7 @@ static int parse_command_line(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "margin", required_argument, NULL, 'm' },
 		{ "margin-secondary", required_argument, NULL, OPT_MARGIN_SECONDARY },
+		{ "margin-for", required_argument, NULL, OPT_MARGIN_FOR },
 		{ "confidence", required_argument, NULL, 'c' },
 		{ "higher-is-better", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
@@ -992,6 +1017,16 @@ static void load_sides(const struct opts *o, int argc, char **argv,
 	}
 }
 
+/* A workload's margin: its own (--margin-for), else its role's. */
+static double margin_of(const struct opts *o, const struct series *s)
+{
+	for (size_t i = 0; i < o->nr_margin_for; i++)
+		if (!strcmp(o->margin_for[i].name, s->name))
+			return o->margin_for[i].margin;
+	return s->role && !strcmp(s->role, "secondary") ? o->margin_secondary :
+							  o->margin;
+}
+
 /* A row for each workload of the baseline that a candidate has too. */
 static void pair_rows(const struct opts *o, struct comparison *c)
 {
@@ -1019,8 +1054,7 @@ static void pair_rows(const struct opts *o, struct comparison *c)
 				.x = bs->v, .n = bs->n,
 				.y = cs->v, .m = cs->n,
 				.control = bs->role && !strcmp(bs->role, "control"),
-				.margin = bs->role && !strcmp(bs->role, "secondary") ?
-					  o->margin_secondary : o->margin,
+				.margin = margin_of(o, bs),
 			};
 		}
 	}

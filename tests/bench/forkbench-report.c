@@ -265,8 +265,8 @@ static void json_options(const struct bench *b, FILE *f,
 	fprintf(f, "    \"order_as_listed\": %s,\n", json_bool(b->as_listed));
 	fprintf(f, "    \"pin\": %s,\n    \"cpu\": %d,\n", json_bool(b->pin),
 		b->cpu);
-	fprintf(f, "    \"big_mib\": %zu,\n    \"sem_procs\": %u,\n    \"busy\": %u,\n",
-		b->big_mib, b->sem_procs, b->busy);
+	fprintf(f, "    \"big_mib\": %zu,\n    \"busy\": %u,\n",
+		b->big_mib, b->busy);
 	fprintf(f, "    \"copies\": %u,\n    \"pid_base\": %lu,\n    \"order\": [",
 		b->copies, b->pid_base);
 	for (size_t i = 0; i < nr; i++) {

@@ -42,7 +42,6 @@ enum {
 	OPT_BIG_MIB,
 	OPT_COPIES,
 	OPT_PID_BASE,
-	OPT_SEM_PROCS,
 	OPT_SAMPLES_OTHER,
 	OPT_BUSY,
 	OPT_TMPDIR,
@@ -78,8 +77,7 @@ static void usage(void)
 	       "      --big-mib=N         memory of spawn-big in MiB (default 256)\n"
 	       "      --copies=N          copies of spawn-N (default nr_cpus)\n"
 	       "      --pid-base=N        start every batch's forks at pid N (ns_last_pid)\n"
-	       "      --sem-procs=N       processes of sem (default 4)\n"
-	       "      --busy=N            busy_in/busy_out loop of sem (default 10)\n"
+	       "      --busy=N            busy_in/busy_out loop of sem-1/2/4 (default 10)\n"
 	       "      --tmpdir=DIR        where to put the targets (default a tmpfs)\n"
 	       "      --target=PATH       exec target instead of the built-in one\n"
 	       "  -h, --help              display this help\n"
@@ -216,9 +214,6 @@ static void parse_option(struct bench *b, struct choice *ch, int opt, char *arg)
 	case OPT_PID_BASE:
 		b->pid_base = parse_num(arg, "pid-base", 2, 1 << 22);
 		break;
-	case OPT_SEM_PROCS:
-		b->sem_procs = parse_num(arg, "sem-procs", 1, 4096);
-		break;
 	case OPT_BUSY:
 		b->busy = parse_num(arg, "busy", 0, 1 << 30);
 		break;
@@ -255,7 +250,6 @@ static void parse_command_line(int argc, char **argv, struct bench *b,
 		{ "big-mib", required_argument, NULL, OPT_BIG_MIB },
 		{ "copies", required_argument, NULL, OPT_COPIES },
 		{ "pid-base", required_argument, NULL, OPT_PID_BASE },
-		{ "sem-procs", required_argument, NULL, OPT_SEM_PROCS },
 		{ "busy", required_argument, NULL, OPT_BUSY },
 		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "target", required_argument, NULL, OPT_TARGET },
@@ -473,7 +467,6 @@ int main(int argc, char **argv)
 		.settle = 0.02,
 		.pin = true,
 		.big_mib = 256,
-		.sem_procs = 4,
 		.busy = 10,
 		.semid = -1,
 	};

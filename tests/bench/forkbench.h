@@ -91,7 +91,7 @@ struct workload {
  * The workloads in the order of --list, the canonical order.  The count is
  * a constant for the arrays sized by it; the table checks it.
  */
-#define NR_WORKLOADS 21
+#define NR_WORKLOADS 23
 extern const struct workload workloads[];
 
 struct result {
@@ -126,7 +126,6 @@ struct bench {
 	int cpu;
 	bool keep_aslr;
 	size_t big_mib;
-	unsigned int sem_procs;
 	unsigned int busy;
 	unsigned int copies;
 	unsigned long pid_base;	/* 0: leave pid allocation alone */

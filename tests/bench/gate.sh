@@ -7,6 +7,7 @@
 # usage: gate.sh [options] BASELINE_BZIMAGE CANDIDATE_BZIMAGE
 #        gate.sh [options] --boots-only LIST BASELINE_BZIMAGE CANDIDATE_BZIMAGE
 #        gate.sh [options] --judge DIR...
+#        gate.sh [-s SEED] [-R] --setups N
 #
 #   -o DIR      results (default ./gate-results): A/ and B/ hold one JSON
 #               per boot, logs/ the serial logs; verdict.txt, verdict.json,
@@ -21,6 +22,10 @@
 #               DIR/real-time.txt says why not); the worse verdict wins
 #   -m PCT      margin of primary workloads (default 0.25 instruction,
 #               1 otherwise); -M PCT for secondary ones (default 2x)
+#   -F FILE     margins of single workloads, "NAME PCT" lines, over -m and
+#               -M (default, on the instruction clock: margins.instruction
+#               beside this script, fitted to each workload's A/A spread
+#               by fit-margins.py; "none" for no such file)
 #   -w LIST     forkbench workloads (default all); they run in the order
 #               of forkbench --list, whatever the order of LIST
 #   -S N        samples per workload and boot (default 10)
@@ -50,9 +55,14 @@
 #               canary: -x fork_canary=000 -X fork_canary=150, the same
 #               length, since the command line shifts the kernel's layout)
 #
-# Each pair of boots (A then B, same setup) draws from the master seed an
-# environment pad of 1-46 bytes (and with -R a workload order), so hidden
-# layout biases become variance that the interval contains (METHOD.md).
+# Each pair of boots (A then B, same setup) gets from the master seed a
+# setup of its own: an environment pad of 1-4096 bytes, drawn without
+# replacement so that no two pairs share one, a command-line pad of 1-64
+# bytes (and with -R a workload order), so that hidden layout biases
+# become variance that the interval contains (METHOD.md).
+#   --setups N  print the setups of pairs 1..N and how many are distinct,
+#               and exit (no boot, no kernel needed)
+#
 # Environment: BENCH_BINDIR (forkbench, benchcmp; default the build tree),
 # HIJACK_ACCEL (see tests/kernel/boot.sh).
 #
@@ -74,6 +84,7 @@ looks=8
 clock=instruction
 margin=
 margin2=
+margins_file=
 workloads=
 samples=10
 samples_other=
@@ -93,7 +104,7 @@ die() {
 }
 
 usage() {
-	sed -n '7,50s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,/^# Exit status/s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -107,6 +118,7 @@ while [ $# -gt 0 ]; do
 	--boots-only) [ $# -ge 2 ] || usage; mode=boots; only=$2; shift 2 ;;
 	--boots-only=*) mode=boots; only=${1#*=}; shift ;;
 	--judge) mode=judge; shift ;;
+	--setups) [ $# -ge 2 ] || usage; mode=setups; only=$2; shift 2 ;;
 	--) args+=("$@"); break ;;
 	--*) die "unknown option $1" ;;
 	*) args+=("$1"); shift ;;
@@ -114,13 +126,14 @@ while [ $# -gt 0 ]; do
 done
 set -- ${args[@]+"${args[@]}"}
 
-while getopts o:n:c:m:M:w:S:T:b:s:O:t:x:X:j:Rr opt; do
+while getopts o:n:c:m:M:F:w:S:T:b:s:O:t:x:X:j:Rr opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	n) looks=$OPTARG ;;
 	c) clock=$OPTARG clock_given=1 ;;
 	m) margin=$OPTARG ;;
 	M) margin2=$OPTARG ;;
+	F) margins_file=$OPTARG ;;
 	w) workloads=$OPTARG ;;
 	S) samples=$OPTARG ;;
 	T) samples_other=$OPTARG ;;
@@ -138,11 +151,84 @@ while getopts o:n:c:m:M:w:S:T:b:s:O:t:x:X:j:Rr opt; do
 	case $opt in
 	c | o) ;;
 	j) ;;
-	n | m | M | w | S | T | b | s | O | t | x | X) passthru+=("-$opt" "$OPTARG") ;;
+	n | m | M | F | w | S | T | b | s | O | t | x | X) passthru+=("-$opt" "$OPTARG") ;;
 	*) passthru+=("-$opt") ;;
 	esac
 done
 shift $((OPTIND - 1))
+# Each pair's setup, drawn from the master seed, so that a pair has the
+# same setup whoever boots it and in whatever order.
+#
+# The environment pad (fb_pad) moves forkbench's initial stack, and with
+# it every address on the stack: its lengths are a permutation of
+# 1..PAD_SPAN, a whole page, drawn once (Fisher-Yates), and pair k takes
+# the k-th.  So no two pairs share a stack layout, and every look adds
+# layouts not seen before.  The command-line pad (fb_kpad, 1..KPAD_SPAN
+# bytes, drawn with replacement) moves what the kernel allocates for its
+# command line; the pairs differ by the stack pad already.
+PAD_SPAN=4096
+KPAD_SPAN=64
+rng_state=$seed
+random=0
+next_random() {
+	rng_state=$(( (rng_state * 1103515245 + 12345) % 2147483648 ))
+	random=$(( rng_state / 65536 ))
+}
+pad_perm=()
+for ((i = 0; i < PAD_SPAN; i++)); do
+	pad_perm[i]=$((i + 1))
+done
+for ((i = PAD_SPAN - 1; i > 0; i--)); do
+	# two draws: 30 bits, so that the modulo's bias is negligible
+	next_random
+	j=$random
+	next_random
+	j=$(( (j * 32768 + random) % (i + 1) ))
+	t=${pad_perm[i]} pad_perm[i]=${pad_perm[j]} pad_perm[j]=$t
+done
+pair_seed=()
+pair_pad=()
+pair_kpad=()
+setups_for() {
+	local k
+	[ "$1" -le "$PAD_SPAN" ] || die "more than $PAD_SPAN pairs: the pads would repeat"
+	for ((k = ${#pair_seed[@]} + 1; k <= $1; k++)); do
+		next_random
+		pair_seed[k]=$random
+		pair_pad[k]=${pad_perm[k - 1]}
+		next_random
+		pair_kpad[k]=$(( random % KPAD_SPAN + 1 ))
+	done
+}
+
+# setup_text K: what pair K's boots get, for the log
+setup_text() {
+	echo "seed ${pair_seed[$1]}, pad ${pair_pad[$1]}, kpad ${pair_kpad[$1]}"
+}
+
+# distinct_setups N: how many different setups pairs 1..N hold
+distinct_setups() {
+	local k
+	declare -A seen=()
+	for ((k = 1; k <= $1; k++)); do
+		seen["${pair_pad[k]}/${pair_kpad[k]}/${shuffle:+${pair_seed[k]}}"]=1
+	done
+	echo ${#seen[@]}
+}
+
+if [ "$mode" = setups ]; then
+	case $only in
+	[1-9] | [1-9][0-9] | [1-9][0-9][0-9] | [1-9][0-9][0-9][0-9]) ;;
+	*) die "--setups: expected a number of pairs, not '$only'" ;;
+	esac
+	setups_for "$only"
+	for ((k = 1; k <= only; k++)); do
+		echo "pair $k: seed ${pair_seed[k]}, pad ${pair_pad[k]}, kpad ${pair_kpad[k]}"
+	done
+	echo "distinct: $(distinct_setups "$only") of $only"
+	exit 0
+fi
+
 case $jobs in
 '' | [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
 *) die "-j: expected a number of boots from 1 to 999, not '$jobs'" ;;
@@ -283,6 +369,24 @@ real | emulator)
 esac
 : "${margin2:=$(echo "2 * $margin" | bc -l)}"
 
+# Margins of single workloads: fitted on the instruction clock, whose
+# spread is the setups', not the host's; on wall time a file must be given.
+margin_for=()
+if [ -z "$margins_file" ] && [ "$clock" = instruction ] && [ -r "$here/margins.instruction" ]; then
+	margins_file=$here/margins.instruction
+fi
+if [ -n "$margins_file" ] && [ "$margins_file" != none ]; then
+	[ -r "$margins_file" ] || die "-F: cannot read $margins_file"
+	while read -r name pct _; do
+		case $name in '' | '#'*) continue ;; esac
+		case $pct in
+		[0-9]*) ;;
+		*) die "-F: $margins_file: expected NAME PCT lines, not '$name $pct'" ;;
+		esac
+		margin_for+=(--margin-for "$name=$pct")
+	done <"$margins_file"
+fi
+
 [ "$mode" = judge ] || mkdir -p "$out/A" "$out/B" "$out/logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -327,29 +431,9 @@ if [ "$mode" != judge ]; then
 	"$kernel_dir/mkinitramfs.sh" ${kout:+-O "$kout"} -o "$tmp/initramfs.cpio.gz" -p "$tmp/payload"
 fi
 
-# Each pair's setup, drawn from the master seed in pair order, so that a
-# pair has the same setup whoever boots it and in whatever order.
-rng_state=$seed
-random=0
-next_random() {
-	rng_state=$(( (rng_state * 1103515245 + 12345) % 2147483648 ))
-	random=$(( rng_state / 65536 ))
-}
-pair_seed=()
-pair_pad=()
-setups_for() {
-	local k
-	for ((k = ${#pair_seed[@]} + 1; k <= $1; k++)); do
-		next_random
-		pair_seed[k]=$random
-		next_random
-		pair_pad[k]=$(( random % 46 + 1 ))
-	done
-}
-
 # one_boot SIDE PAIR: boot the baseline (A) or the candidate (B) of a pair.
 one_boot() {
-	local side=$1 k=$2 kernel label dir pad log json rc=0
+	local side=$1 k=$2 kernel label dir kpad seed log json rc=0
 	local -a extra
 	if [ "$side" = A ]; then
 		kernel=$base label=baseline extra=(${base_words[@]+"${base_words[@]}"})
@@ -363,9 +447,15 @@ one_boot() {
 		echo "gate: reusing $json" >&2
 		return 0
 	fi
-	pad=$(head -c "${pair_pad[k]}" /dev/zero | tr '\0' p)
-	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=${shuffle:+${pair_seed[k]}}"
-		     -a "fb_boot=$k" -a "fb_kernel=$label" -a "fb_pad=$pad"
+	# Every word of a fixed width: the command line's length is then
+	# the same for both kernels and for every boot number, and only
+	# fb_kpad, the same for A and B, changes it.
+	kpad=$(head -c "${pair_kpad[k]}" /dev/zero | tr '\0' k)
+	seed=fixed	# the canonical order; else a seed of five digits
+	[ -z "$shuffle" ] || seed=$(printf '%05d' "${pair_seed[k]}")
+	local words=(-a hijack_mode=bench -a loglevel=1 -a "fb_seed=$seed"
+		     -a "fb_boot=$(printf '%03d' "$k")" -a "fb_kernel=$side"
+		     -a "fb_pad=$(printf '%04d' "${pair_pad[k]}")" -a "fb_kpad=$kpad"
 		     -a "fb_samples=$samples" -a "fb_others=${samples_other:-$samples}"
 		     -a "fb_minbatch=$minbatch"
 		     -a "fb_clock=$clock" -a "hijack_accel=$HIJACK_ACCEL")
@@ -414,7 +504,7 @@ run_boots() {
 pairs_boots() {
 	local k
 	for ((k = $1; k <= $2; k++)); do
-		echo "gate: pair $k: seed ${pair_seed[k]}, pad ${pair_pad[k]}" >&2
+		echo "gate: pair $k: $(setup_text "$k")" >&2
 		echo "A$k B$k"
 	done
 }
@@ -425,6 +515,7 @@ judge() {
 	# resumed folder (-r) may hold more, which belong to later looks.
 	local rc=0 i a="" b="" args=(--clock "$clock" --per-boot "$per_boot"
 			 --margin "$margin" --margin-secondary "$margin2"
+			 ${margin_for[@]+"${margin_for[@]}"}
 			 --look "$1" --looks "$2")
 	for ((i = 1; i <= $3; i++)); do
 		a+="${a:+,}$out/A/boot$i.json"
@@ -507,7 +598,7 @@ if [ "$mode" = boots ]; then
 				case $sides in *$side*) ;; *) continue ;; esac
 				[ -z "${seen[$side$k]-}" ] || continue
 				seen[$side$k]=1
-				echo "gate: boot $side$k: seed ${pair_seed[k]}, pad ${pair_pad[k]}" >&2
+				echo "gate: boot $side$k: $(setup_text "$k")" >&2
 				todo+=("$side$k")
 			done
 		done
@@ -602,7 +693,8 @@ for ((look = 1; look <= nr_looks; look++)); do
 			die "a boot gave no results (see above)"
 	fi
 	done_pairs=$target
-	echo "gate: look $look of $nr_looks after $done_pairs pairs" >&2
+	setups_for "$target"
+	echo "gate: look $look of $nr_looks after $done_pairs pairs, $(distinct_setups "$done_pairs") distinct setups" >&2
 	rc=0
 	judge "$look" "$nr_looks" "$done_pairs" || rc=$?
 	warmup_summary "$done_pairs" | tee "$out/warmup.txt"

@@ -7,10 +7,13 @@
 # marker lines on the console, for gate.sh to cut out of the serial log.
 #
 # Kernel command-line words without a dot reach init, and so this script,
-# as environment variables:
-#   fb_seed       workload order seed (recorded in the JSON)
-#   fb_boot       boot number, recorded as a tag
-#   fb_kernel     kernel label (baseline/candidate), recorded as a tag
+# as environment variables.  gate.sh gives its words a fixed width, so
+# that the command line's length does not depend on the kernel or on the
+# boot number (the length moves the kernel's own allocations):
+#   fb_seed       workload order seed, five digits (recorded in the JSON),
+#                 or "fixed" for forkbench's canonical order
+#   fb_boot       boot number, recorded as a tag (leading zeros dropped)
+#   fb_kernel     A or B, recorded as the tag kernel=baseline/candidate
 #   fb_samples    samples per workload (default 10)
 #   fb_others     samples per secondary and control workload (default
 #                 fb_samples)
@@ -22,16 +25,39 @@
 #                 for experiments such as the warm-up test, never the gate)
 #   fb_bigmib     memory of spawn-big in MiB (default 256)
 #   fb_clock      clock tag (default instruction)
-#   fb_pad        ignored: its random length shifts the environment, and
-#                 with it the stack layout of every process (README.md)
+#   fb_pad        a length, four digits: forkbench's environment gets a
+#                 variable of that many bytes, which moves its initial
+#                 stack and everything laid out after it (METHOD.md)
+#   fb_kpad       ignored: its length moves the kernel's copy of the
+#                 command line; dropped before forkbench runs
 
 cd "$(dirname "$0")" || exit 1
 out=/tmp/forkbench.json
 err=/tmp/forkbench.err
 
+# "0042" as 42: in sh arithmetic a leading zero means octal
+decimal() {
+	echo "$1" | sed 's/^0*\(.\)/\1/'
+}
+
+seedopt=
+case ${fb_seed:-fixed} in
+fixed) ;;
+*) seedopt=--seed=$(decimal "$fb_seed") ;;
+esac
+case ${fb_kernel:-} in
+A) label=baseline ;;
+B) label=candidate ;;
+*) label=${fb_kernel:-unknown} ;;
+esac
+pad_length=$(decimal "${fb_pad:-0}")
+fb_pad=$(head -c "$pad_length" /dev/zero | tr '\0' p)
+export fb_pad
+unset fb_kpad
+
 # shellcheck disable=SC2086 # the optional words must split
 ./forkbench --json \
-	${fb_seed:+--seed=$fb_seed} \
+	$seedopt \
 	--samples="${fb_samples:-10}" \
 	--samples-other="${fb_others:-${fb_samples:-10}}" \
 	--min-batch-ms="${fb_minbatch:-10}" \
@@ -40,8 +66,8 @@ err=/tmp/forkbench.err
 	${fb_workloads:+--workloads=$fb_workloads} \
 	${fb_order:+--order=$fb_order} \
 	--tag clock="${fb_clock:-instruction}" \
-	--tag boot="${fb_boot:-0}" \
-	--tag kernel="${fb_kernel:-unknown}" \
+	--tag boot="$(decimal "${fb_boot:-0}")" \
+	--tag kernel="$label" \
 	--tag pad_length="${#fb_pad}" >"$out" 2>"$err"
 rc=$?
 echo "FORKBENCH-JSON-BEGIN"

@@ -156,22 +156,33 @@ check "--look beyond --looks: exit 2" 2 \
 	"$BENCHCMP" --look 3 --looks 2 "$tmp/base" "$tmp/slow"
 
 # -- forkbench JSON, several workloads, per-boot medians ------------------
-mkdir "$tmp/A" "$tmp/B" "$tmp/C" "$tmp/D"
-for boot in 1 2 3 4 5 6; do
-	gen --seed $((100 + boot)) --n 8 --noise 0.5 \
-		--json spawn,exec,shell-1:secondary,syscall:control >"$tmp/A/boot$boot.json"
-	gen --seed $((200 + boot)) --n 8 --noise 0.5 --shift 3 \
-		--json spawn,exec,shell-1:secondary,syscall:control >"$tmp/B/boot$boot.json"
-	gen --seed $((300 + boot)) --n 8 --noise 0.5 \
-		--json spawn,exec,shell-1:secondary,syscall:control >"$tmp/C/boot$boot.json"
-	gen --seed $((400 + boot)) --n 8 --noise 0.5 \
-		--json spawn::3,exec,shell-1:secondary,syscall:control >"$tmp/D/boot$boot.json"
-done
+# boots DIR SEED COUNT [GEN-OPTION...]: COUNT boot files of four workloads
+boots() {
+	_dir=$1 _seed=$2 _count=$3
+	shift 3
+	mkdir "$_dir"
+	for _boot in $(seq "$_count"); do
+		gen --seed $((_seed + _boot)) --n 8 --noise 0.5 "$@" \
+			>"$_dir/boot$_boot.json"
+	done
+}
+four=spawn,exec,shell-1:secondary,syscall:control
+boots "$tmp/A" 100 6 --json "$four"
+boots "$tmp/B" 200 6 --shift 3 --json "$four"
+boots "$tmp/C" 300 6 --json "$four"
+boots "$tmp/D" 400 6 --json "spawn::3,${four#spawn,}"
 check "JSON dirs: a control that moves makes the run INVALID" 3 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/B"
 grep_ok "one row per workload" "^shell-1 " "$tmp/out"
 grep_ok "per-boot medians: n = 6 boots" "^spawn  *6  *6 " "$tmp/out"
 grep_ok "the moving control is named" "verdict: MOVED" "$tmp/out"
+check "JSON: --margin-for gives one workload its own margin" 1 \
+	"$BENCHCMP" --margin 1 --margin-for syscall=5 "$tmp/A" "$tmp/B"
+grep_ok "the control moved 3% holds a 5% margin: STEADY" "^syscall .* STEADY" "$tmp/out"
+grep_ok "... its own margin is printed" "^syscall (control, margin 5%)" "$tmp/out"
+grep_ok "... and the others keep theirs: spawn FAILs its 1%" "^spawn .* FAIL" "$tmp/out"
+check "--margin-for without =PCT: exit 2" 2 "$BENCHCMP" --margin-for syscall "$tmp/A" "$tmp/B"
+grep_ok "--margin-for: named" "expected NAME=PCT" "$tmp/err"
 check "JSON: spawn 3% slower, control steady: FAIL" 1 \
 	"$BENCHCMP" --margin 1 "$tmp/A" "$tmp/D"
 grep_ok "only spawn FAILs" "^spawn .* FAIL" "$tmp/out"
@@ -184,8 +195,39 @@ check "JSON: A/A with a steady control: PASS" 0 \
 grep_ok "the control is STEADY" "verdict: STEADY" "$tmp/out"
 grep_ok "the primary family's own verdict, for the gate's schedule" "^primary: PASS$" "$tmp/out"
 
-# -- resample.sh: A/A by random splits of one kernel's boots ---------------
 here=$(cd "$(dirname "$0")" && pwd)
+# -- fit-margins.py: each non-primary workload's margin from its A/A spread
+check "fit-margins.py: a pool of one kernel's boots" 0 \
+	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 3,6 \
+	-o "$tmp/margins" "$tmp/A" "$tmp/C"
+grep_ok "fit-margins.py: a margin for the control" "^syscall  *[0-9.]*$" "$tmp/margins"
+grep_ok "fit-margins.py: a margin for the secondary" "^shell-1  *[0-9.]*$" "$tmp/margins"
+if grep -q '^spawn ' "$tmp/margins"; then
+	not_ok "fit-margins.py: primaries keep the gate's margin (no line)"
+else
+	ok "fit-margins.py: primaries keep the gate's margin (no line)"
+fi
+# The fitted margins hold the pool's own A/A splits: never INVALID.
+grep_ok "fit-margins.py: A/A splits judged again at every look" \
+	"^A/A look 2 (6 pairs), fitted margins, 20 resamples: overall " "$tmp/err"
+if grep '^A/A look' "$tmp/err" | grep -q INVALID; then
+	not_ok "fit-margins.py: ... never INVALID with the fitted margins"
+else
+	ok "fit-margins.py: ... never INVALID with the fitted margins"
+fi
+# -c: pairs by boot number; the candidate's 3% slower spawn FAILs.
+boots "$tmp/E" 500 12 --json "$four"
+boots "$tmp/F" 600 12 --json "spawn::3,${four#spawn,}"
+check "fit-margins.py -c: A against a second kernel" 0 \
+	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 6 \
+	-c "$tmp/F" -o "$tmp/margins" "$tmp/E"
+grep_ok "fit-margins.py: the A/B resamples see the 3% slower spawn" \
+	"^A/B look 1 (6 pairs), fitted margins, 20 resamples: overall FAIL 20$" "$tmp/err"
+check "fit-margins.py: a pool too small for the first look: exit 2" 2 \
+	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -l 4 "$tmp/A"
+grep_ok "fit-margins.py: ... says so" "needs 8" "$tmp/err"
+
+# -- resample.sh: A/A by random splits of one kernel's boots ---------------
 check "resample.sh: one kernel's boots" 0 \
 	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/C"
 grep_ok "resample.sh: no false FAIL in 12 splits" "^splits with any FAIL: 0 of 12 " "$tmp/out"

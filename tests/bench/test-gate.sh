@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# TAP test of gate.sh with real kernels under QEMU, kept short (one pair of
-# boots, two workloads, three samples):
+# TAP test of gate.sh.  Without a kernel: the setups (--setups) are drawn
+# without replacement over a page of pads, and a pair's setup does not
+# depend on how many pairs are drawn.  With real kernels under QEMU, kept
+# short (one pair of boots, two workloads, three samples):
 #   - boots run at once (-j2) give byte-identical per-boot JSON and the
 #     same verdict files as boots run one at a time (-j1), and so does a
 #     workload list in another order;
@@ -10,12 +12,14 @@
 #     gate.sh --boots-only over ssh (an sshd this test starts on 127.0.0.1
 #     with keys it makes), gate.sh --judge merges: the same files again;
 #   - -j with a real-time clock is refused;
+#   - both boots of a pair ran with the pair's pad, and their kernel
+#     command lines have the same length;
 #   - the warm-up absorbs what spawn-big leaves behind: exec run after it
 #     (forkbench --order=listed) records what exec run first records.
 #
 # Kernels: $GATE_BASELINE and $GATE_CANDIDATE, else the vanilla and patched
 # bzImages that tests/kernel/build-kernel.sh keeps in $HIJACK_KCACHE. Without
-# them it skips (exit 77): building two kernels does not belong in make
+# them the boots are skipped: building two kernels does not belong in make
 # check; make check-fork-regression-short builds them and runs this again.
 
 set -u
@@ -29,20 +33,51 @@ kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
 base=${GATE_BASELINE:-$kcache/images/vanilla.bzImage}
 cand=${GATE_CANDIDATE:-$kcache/images/patched.bzImage}
 
-for k in "$base" "$cand"; do
-	if [ ! -r "$k" ]; then
-		echo "1..0 # SKIP no kernel $k: build them with make check-fork-regression-short (or set GATE_BASELINE and GATE_CANDIDATE)"
-		exit 77
-	fi
-done
-base=$(realpath "$base")
-cand=$(realpath "$cand")
-
 . "$here/tap.sh"
 . "$here/../integration/sshd.sh"
 # an sshd left by a test that died would hold its port and keys
 trap 'sshd_stop; rm -rf "$tmp"' EXIT
 echo "TAP version 13"
+
+# 0. The setups, no boot: pads of 1..4096 bytes without replacement.
+check "--setups 999 draws the setups of 999 pairs" 0 \
+	bash "$here/gate.sh" -s 7 --setups 999
+cp "$tmp/out" "$tmp/setups999"
+if awk '/^pair / { p = $6 + 0; gsub(/,/, "", p)
+		   if (p < 1 || p > 4096 || seen[p]++) bad++
+		   if (!lo || p < lo) lo = p; if (p > hi) hi = p; n++ }
+	END { printf "# %d pads from %d to %d, %d repeated or out of range\n", n, lo, hi, bad
+	      exit !(n == 999 && !bad && lo <= 64 && hi >= 4032) }' "$tmp/setups999"; then
+	ok "999 pairs, 999 different pads, spread over a whole page (1-4096 bytes)"
+else
+	not_ok "999 pairs, 999 different pads, spread over a whole page (1-4096 bytes)"
+fi
+grep -qx 'distinct: 999 of 999' "$tmp/setups999" && ok "--setups counts 999 distinct setups" ||
+	not_ok "--setups counts 999 distinct setups"
+check "--setups 80" 0 bash "$here/gate.sh" -s 7 --setups 80
+if [ "$(grep '^pair' "$tmp/out")" = "$(grep '^pair' "$tmp/setups999" | head -80)" ]; then
+	ok "a pair's setup does not depend on how many pairs are drawn"
+else
+	not_ok "a pair's setup does not depend on how many pairs are drawn"
+fi
+check "--setups 80 of another seed" 0 bash "$here/gate.sh" -s 8 --setups 80
+if [ "$(grep '^pair' "$tmp/out")" != "$(grep '^pair' "$tmp/setups999" | head -80)" ]; then
+	ok "another master seed, other setups"
+else
+	not_ok "another master seed, other setups"
+fi
+check "--setups 4097 is refused: the pads would repeat" 2 \
+	bash "$here/gate.sh" --setups 4097
+
+for k in "$base" "$cand"; do
+	if [ ! -r "$k" ]; then
+		skip "the boots" "no kernel $k: build them with make check-fork-regression-short (or set GATE_BASELINE and GATE_CANDIDATE)"
+		tap_done
+		exit
+	fi
+done
+base=$(realpath "$base")
+cand=$(realpath "$cand")
 
 gate() {
 	BENCH_BINDIR=$bindir bash "$here/gate.sh" -t 1200 "$@"
@@ -78,6 +113,26 @@ if grep -q '"name": "spawn"' "$tmp/j1/A/boot1.json" 2>/dev/null &&
 	ok "both boots measured both workloads"
 else
 	not_ok "both boots measured both workloads"
+fi
+
+# Pair 1's setup is the first line of --setups with the same seed.
+pad1=$(sed -n 's/^pair 1: .*, pad \([0-9]*\),.*/\1/p' "$tmp/setups999")
+if grep -q "\"pad_length\": \"$pad1\"" "$tmp/j1/A/boot1.json" &&
+   grep -q "\"pad_length\": \"$pad1\"" "$tmp/j1/B/boot1.json"; then
+	ok "both boots of pair 1 ran with its pad ($pad1 bytes)"
+else
+	not_ok "both boots of pair 1 ran with its pad ($pad1 bytes)"
+fi
+# boot.sh's first log line ends with the kernel command line
+cmdlen() {
+	sed -n '1s/^# boot\.sh: .* cmdline=//p' "$1" | awk '{ print length($0) }'
+}
+la=$(cmdlen "$tmp/j1/logs/A-boot1.log")
+lb=$(cmdlen "$tmp/j1/logs/B-boot1.log")
+if [ -n "$la" ] && [ "$la" = "$lb" ]; then
+	ok "the two kernels' command lines have the same length ($la)"
+else
+	not_ok "the two kernels' command lines have the same length (A: ${la:-?}, B: ${lb:-?})"
 fi
 
 # 2. -j2, the list in the other order: the same bytes
