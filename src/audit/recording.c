@@ -16,9 +16,11 @@
  * because a recording is made, nor stop because the disk does, so it
  * only copies each chunk into a bounded ring (RECORDING_RING bytes) and
  * a writer thread of hijack's turns the ring into JSON and writes it.  A
- * relay that finds the ring full waits for room at most
- * RECORDING_STALL_MS; the recording then ends ("stalled"), the session
- * does not.  A disk that fills ends the recording too: the file keeps a
+ * relay that finds the ring full waits at most RECORDING_STALL_MS for
+ * the writer to empty half of it; a writer slower than that (2 MiB in
+ * half a second) ends the recording ("stalled"), not the session, so a
+ * slow disk or output that is costly to escape slows the relay by half
+ * a second per 2 MiB at most, and only while the writer keeps up.  A disk that fills ends the recording too: the file keeps a
  * few KiB allocated past its data (fallocate) for the line that says so.
  */
 #include <errno.h>
@@ -86,6 +88,9 @@ struct recording {
 	_Atomic bool closing;		/* the session is over: drain and stop */
 	_Atomic bool stopped;		/* ended early: later chunks dropped */
 	unsigned long long dropped;	/* bytes relayed but not recorded: the relay's */
+	unsigned long long put_bytes;	/* bytes put into the ring: the relay's */
+	_Atomic unsigned long long taken_bytes;	/* of those, taken out */
+	_Atomic unsigned long long writer_dropped;	/* taken, never written */
 
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
@@ -100,6 +105,7 @@ struct recording {
 	size_t carry_len[2];
 	char *out;			/* JSON lines not yet written */
 	size_t outlen;
+	unsigned long long out_bytes;	/* the relayed bytes those lines hold */
 	off_t written;			/* bytes of whole lines in the file */
 	off_t allocated;		/* fallocate()d up to here */
 	bool no_fallocate;
@@ -268,13 +274,28 @@ static void put(struct recording *r, const char *buf, size_t len)
 		stop(r, err);
 }
 
+/* Lines that will never be written: what they held counts as dropped. */
+static void lose_out(struct recording *r)
+{
+	atomic_fetch_add(&r->writer_dropped, r->out_bytes);
+	r->outlen = 0;
+	r->out_bytes = 0;
+}
+
 static void flush_out(struct recording *r)
 {
 	size_t len = r->outlen;
 
-	r->outlen = 0;
-	if (len)
+	if (!len)
+		return;
+	if (!r->failed)
 		put(r, r->out, len);
+	if (r->failed) {
+		lose_out(r);
+		return;
+	}
+	r->outlen = 0;
+	r->out_bytes = 0;
 }
 
 /*
@@ -499,7 +520,7 @@ static void add_marker(struct recording *r, const char *why)
 	 * written: with them the marker would not fit.
 	 */
 	if (failed)
-		r->outlen = 0;
+		lose_out(r);
 	r->failed = false;
 	r->marking = true;
 	add_line(r, usec, "m", why, strlen(why));
@@ -538,13 +559,14 @@ static void stop(struct recording *r, int err)
 #define TAKE_MAX (64 * 1024)
 
 static size_t take_chunks(struct recording *r, unsigned long long head,
-			  unsigned char *buf)
+			  unsigned char *buf, unsigned long long *ret_bytes)
 {
 	unsigned long long tail = atomic_load_explicit(&r->tail,
 						       memory_order_relaxed);
 	size_t taken = 0;
 	struct chunk c;
 
+	*ret_bytes = 0;
 	while (head != tail) {
 		ring_get(r, tail, &c, sizeof(c));
 		if (taken + sizeof(c) + c.len > TAKE_MAX)
@@ -552,7 +574,9 @@ static size_t take_chunks(struct recording *r, unsigned long long head,
 		ring_get(r, tail, buf + taken, sizeof(c) + c.len);
 		taken += sizeof(c) + c.len;
 		tail += sizeof(c) + c.len;
+		*ret_bytes += c.len;
 	}
+	atomic_fetch_add(&r->taken_bytes, *ret_bytes);
 	atomic_store(&r->tail, tail);
 	if (atomic_load(&r->relay_waits)) {
 		(void)pthread_mutex_lock(&r->lock);
@@ -579,6 +603,7 @@ static void write_chunks(struct recording *r, const unsigned char *buf,
 		if (n)
 			add_line(r, c.usec,
 				 c.dir == HIJACK_RELAY_INPUT ? "i" : "o", text, n);
+		r->out_bytes += c.len;
 		if (r->outlen >= OUT_BATCH)
 			flush_out(r);
 	}
@@ -589,7 +614,11 @@ static bool writer_may_go(struct recording *r, enum writer_sleep why)
 	unsigned long long n = atomic_load(&r->head) -
 			       atomic_load_explicit(&r->tail, memory_order_relaxed);
 
-	return atomic_load(&r->closing) || atomic_load(&r->stopped) ||
+	/*
+	 * Not for @stopped: a recording that ended early still takes what
+	 * the ring holds (and drops it), then sleeps like any other.
+	 */
+	return atomic_load(&r->closing) ||
 	       (why == WRITER_EMPTY ? n > 0 : n >= WAKE_BATCH);
 }
 
@@ -620,10 +649,28 @@ static void writer_wait(struct recording *r, enum writer_sleep why)
 	(void)pthread_mutex_unlock(&r->lock);
 }
 
+/*
+ * The session is over: a sequence that its last bytes left unfinished
+ * will never be finished, and is recorded as the replacement character
+ * that every other invalid byte becomes.
+ */
+static void finish_carries(struct recording *r)
+{
+	unsigned int way;
+
+	for (way = 0; way < ARRAY_SIZE(r->carry_len); way++) {
+		if (!r->carry_len[way])
+			continue;
+		add_line(r, audit_now_mono() - r->t0,
+			 way == HIJACK_RELAY_INPUT ? "i" : "o", "\xef\xbf\xbd", 3);
+		r->carry_len[way] = 0;
+	}
+}
+
 static void *writer_main(void *arg)
 {
 	struct recording *r = arg;
-	unsigned long long head;
+	unsigned long long head, bytes;
 	unsigned char *data;
 	bool marked = false;
 	size_t n;
@@ -656,8 +703,13 @@ static void *writer_main(void *arg)
 				flush_out(r);
 				continue;
 			}
-			if (atomic_load(&r->closing))
+			if (atomic_load(&r->closing)) {
+				if (!atomic_load(&r->stopped)) {
+					finish_carries(r);
+					flush_out(r);
+				}
 				break;
+			}
 			writer_wait(r, WRITER_EMPTY);
 			/*
 			 * A little more before the work, rather than a wakeup
@@ -668,9 +720,12 @@ static void *writer_main(void *arg)
 			writer_wait(r, WRITER_BATCH);
 			continue;
 		}
-		n = take_chunks(r, head, data);
-		if (atomic_load(&r->stopped))
-			continue;	/* dropped: the marker said so */
+		n = take_chunks(r, head, data, &bytes);
+		if (atomic_load(&r->stopped)) {
+			/* dropped: the marker said so, the end record counts */
+			atomic_fetch_add(&r->writer_dropped, bytes);
+			continue;
+		}
 		write_chunks(r, data, n);
 	}
 	(void)pthread_mutex_lock(&r->lock);
@@ -699,12 +754,19 @@ static void wake_writer(struct recording *r, unsigned long long n)
 	(void)pthread_mutex_unlock(&r->lock);
 }
 
-/* Wait for @need bytes of room, RECORDING_STALL_MS at most. */
+/*
+ * The ring is full: wait for the writer to empty half of it (or make
+ * @need bytes of room, if more), RECORDING_STALL_MS at most.  Not just
+ * for @need: a writer that frees a batch at a time just before each
+ * deadline would pace the relay for the whole session.
+ */
 static void wait_room(struct recording *r, unsigned long long head,
 		      unsigned long long need)
 {
 	struct timespec deadline;
 
+	if (need < RECORDING_RING / 2)
+		need = RECORDING_RING / 2;
 	(void)clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_nsec += (RECORDING_STALL_MS % 1000) * 1000000L;
 	deadline.tv_sec += RECORDING_STALL_MS / 1000 +
@@ -764,6 +826,7 @@ void recording_tap(void *userdata, enum hijack_relay_dir dir, const void *buf,
 	}
 	ring_put(r, head, &c, sizeof(c));
 	ring_put(r, head + sizeof(c), buf, len);
+	r->put_bytes += len;
 	atomic_store(&r->head, head + need);
 	wake_writer(r, head + need - atomic_load(&r->tail));
 }
@@ -906,8 +969,13 @@ enum recording_end recording_close(struct recording *r,
 	*ret = (struct recording_result){
 		.end = atomic_load(&r->stopped) ? r->end : RECORDING_END_COMPLETE,
 		.err = r->end_err,
-		.dropped = r->dropped + (atomic_load(&r->head) -
-					 atomic_load(&r->tail)),
+		/*
+		 * Dropped by the relay once stopped, by the writer after
+		 * that or on a failed write, and left in the ring by a
+		 * writer that did not finish.
+		 */
+		.dropped = r->dropped + atomic_load(&r->writer_dropped) +
+			   (r->put_bytes - atomic_load(&r->taken_bytes)),
 		.marker_written = r->marker_written,
 	};
 	(void)pthread_mutex_unlock(&r->lock);

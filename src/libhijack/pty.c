@@ -253,7 +253,8 @@ int hj_pty_start(struct hj_pty *pty, struct hijack_diag *d)
 	return 0;
 }
 
-static void write_all(int fd, const char *buf, size_t len)
+/* False once the caller's reader went away (EPIPE): see pty_output(). */
+static bool write_all(int fd, const char *buf, size_t len)
 {
 	ssize_t n;
 
@@ -261,11 +262,14 @@ static void write_all(int fd, const char *buf, size_t len)
 		n = write(fd, buf, len);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EPIPE)
+			return false;
 		if (n <= 0)
-			return;	/* the reader went away: nothing to do */
+			return true;	/* a full non-blocking fd: dropped */
 		buf += n;
 		len -= (size_t)n;
 	}
+	return true;
 }
 
 int hj_pty_pollfds(struct hj_pty *pty, struct pollfd *pfd)
@@ -286,7 +290,12 @@ int hj_pty_pollfds(struct hj_pty *pty, struct pollfd *pfd)
 /*
  * Copy what the command wrote to the caller.  Return 1 when something was
  * copied, 0 when nothing is there now, -1 once no slave is open any more
- * (EIO) and the master is of no further use.
+ * (EIO) and the master is of no further use, or once the caller's reader
+ * went away (a pipe closed, as "| head" does): the master is then closed
+ * like a terminal that disconnected, and the command gets its SIGHUP,
+ * where without a terminal it would have got SIGPIPE writing to that
+ * pipe.  Relaying into nowhere instead would keep a command that prints
+ * for ever (yes) running for ever.
  */
 static int pty_output(struct hj_pty *pty)
 {
@@ -298,8 +307,7 @@ static int pty_output(struct hj_pty *pty)
 		if (pty->tap)
 			pty->tap->fn(pty->tap->userdata, HIJACK_RELAY_OUTPUT, buf,
 				     (size_t)n);
-		write_all(pty->out, buf, (size_t)n);
-		return 1;
+		return write_all(pty->out, buf, (size_t)n) ? 1 : -1;
 	}
 	return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
 }

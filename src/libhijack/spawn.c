@@ -281,6 +281,17 @@ static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
 	return r;
 }
 
+/* Take back a blocked @sig that is pending, so that unblocking it is quiet. */
+static void take_pending(int sig)
+{
+	const struct timespec now = { 0, 0 };
+	sigset_t one;
+
+	(void)sigemptyset(&one);
+	(void)sigaddset(&one, sig);
+	(void)sigtimedwait(&one, NULL, &now);
+}
+
 /*
  * Start the command and wait for it, with the signals meant for it blocked
  * in hijack from before the fork, so that none is lost, to its end.
@@ -291,7 +302,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	const struct hijack_plan *p = s->p;
 	int oom = 0;
 	int i, r, status = 0;
-	sigset_t set;
+	sigset_t set, block, pending;
 	pid_t cmd;
 
 	/* The command inherits the target's OOM score from us (limits.c). */
@@ -305,7 +316,16 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	for (i = 0; i < (int)ARRAY_SIZE(forwarded_signals); i++)
 		(void)sigaddset(&set, forwarded_signals[i]);
 	(void)sigaddset(&set, SIGCHLD);
-	(void)sigprocmask(SIG_BLOCK, &set, &s->oldmask);
+	/*
+	 * SIGPIPE too, not to be forwarded: the relay writes to the caller's
+	 * output, and a reader that went away must end the session as a
+	 * hangup of the command's terminal (pty.c), with its end record, not
+	 * kill hijack.  One that this raised is taken back below.
+	 */
+	(void)sigpending(&pending);
+	block = set;
+	(void)sigaddset(&block, SIGPIPE);
+	(void)sigprocmask(SIG_BLOCK, &block, &s->oldmask);
 
 	if (p->method == HIJACK_METHOD_SYSCALL)
 		r = start_syscall(s, d);
@@ -331,6 +351,8 @@ static int run(struct spawn *s, struct hijack_result *ret,
 			ret->method = s->method;
 		}
 	}
+	if (!sigismember(&pending, SIGPIPE) && !sigismember(&s->oldmask, SIGPIPE))
+		take_pending(SIGPIPE);
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	return r;
 }

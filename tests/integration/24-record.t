@@ -37,7 +37,7 @@ for p in journalctl jq asciinema python3 setpriv script sha256sum; do
 		skip_all "no $p (tests/deps.sh test installs it)"
 done
 
-plan 66
+plan 78
 
 tmp=$(tmpdir)
 teardown() {
@@ -200,6 +200,46 @@ like "$(tail -n 1 "$f")" '*"m", "hijack: recording ended: disk-full*' \
 	"its last line is the marker saying the disk was full"
 umount "$full"
 
+# The same with text, so that bytes are characters: every byte the caller
+# saw is either in the file or counted as not recorded; and once the
+# recording has ended, hijack sleeps while the command is quiet (its
+# writer thread once spun on a CPU for the rest of the session).
+mount -t tmpfs -o size=64k,mode=700 tmpfs "$full" || bail "a 64 KiB tmpfs"
+base64 -w 76 "$tmp/burst" >"$tmp/text"
+"$HIJACK" --pid "$T" --pty -- sh -c "cat '$tmp/text'; echo quiet-now; sleep 2" \
+	</dev/null >"$tmp/out" 2>"$tmp/err" &
+hp=$!
+_i=0
+until grep -q quiet-now "$tmp/out" 2>/dev/null || [ $_i -ge 200 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+sleep 0.3
+ticks() { cat /proc/"$hp"/task/*/stat 2>/dev/null | awk '{ t += $14 + $15 } END { print t + 0 }'; }
+t0=$(ticks)
+sleep 1
+t1=$(ticks)
+wait "$hp"
+is "$?" 0 "a full disk, text: the session goes on to its end"
+[ $((t1 - t0)) -lt 20 ]
+ok $? "after the recording ended, hijack sleeps while the command is quiet ($((t1 - t0)) of 100 ticks in a second)"
+s=$(last $START)
+shown=$(wc -c <"$tmp/out")
+recorded=$(cast_output "$full/$s.cast" | wc -c)
+dropped=$(field "$s" $END HIJACK_RECORDING_DROPPED_BYTES)
+is "$((recorded + dropped))" "$shown" \
+	"what was recorded ($recorded) and what is counted as not recorded ($dropped) is what was shown"
+umount "$full"
+
+# --- a sequence cut at the very end: U+FFFD, as everywhere else -------------
+policy "record = always" "record-dir = $R"
+"$HIJACK" --pid "$T" --pty -- sh -c "printf 'abc\\342\\202'" </dev/null >/dev/null 2>"$tmp/err"
+is "$?" 0 "a session whose output ends inside a UTF-8 sequence"
+s=$(last $START)
+is "$(cast_output "$R/$s.cast")" "$(printf 'abc\357\277\275')" \
+	"the unfinished sequence is recorded as U+FFFD, not lost"
+is "$(field "$s" $END HIJACK_RECORDING_END)" "complete" "and the recording is complete"
+
 # --- a writer that stalls: the relay waits 500 ms at most, then goes on ------
 # The recording's writer thread alone is held (ptrace, as a disk that
 # stops answering would hold its write) while the command writes 6 MiB,
@@ -292,6 +332,79 @@ policy "record = docker:* pid:*" "record-dir = $R"
 "$HIJACK" --pid "$T" --pty -- true </dev/null >/dev/null 2>&1
 s=$(last $START)
 is "$(field "$s" $START HIJACK_RECORDING)" "$R/$s.cast" "record = pid:*: it is"
+
+# --- a writer that is slow, not stopped: the relay is not held for long -----
+# The writer is held 400 ms, let go for 2 ms, again and again, as a disk
+# that takes 400 ms for each write: it frees a little room each time,
+# which must not pace the relay for the whole session (it did: 8 MB took
+# 20 s); it must empty half of the ring within 500 ms, or the recording
+# ends, stalled.
+cat >"$tmp/slow.py" <<'PY'
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+PTRACE_DETACH, PTRACE_SEIZE, PTRACE_INTERRUPT, WALL = 17, 0x4206, 0x4207, 0x40000000
+tid, held, stop = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+while not os.path.exists(stop):
+    if libc.ptrace(PTRACE_SEIZE, tid, None, None) != 0:
+        break
+    libc.ptrace(PTRACE_INTERRUPT, tid, None, None)
+    os.waitpid(tid, WALL)
+    open(held, "w").close()
+    time.sleep(0.4)
+    libc.ptrace(PTRACE_DETACH, tid, None, None)
+    time.sleep(0.002)
+PY
+rm -f "$tmp/go" "$tmp/released"
+"$HIJACK" --pid "$T" --pty -- sh -c \
+	"echo waiting; i=0; while [ ! -e '$tmp/go' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; head -c 12582912 /dev/zero | tr '\\0' y; echo; echo after-the-flood; i=0; while [ ! -e '$tmp/released' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" \
+	</dev/null >"$tmp/out" 2>"$tmp/err" &
+hp=$!
+_i=0
+until grep -q waiting "$tmp/out" 2>/dev/null || [ $_i -ge 200 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+writer=$(ls "/proc/$hp/task" | grep -v "^$hp\$" | head -n 1)
+rm -f "$tmp/held"
+python3 "$tmp/slow.py" "${writer:-0}" "$tmp/held" "$tmp/released" &
+slow=$!
+_i=0
+until [ -e "$tmp/held" ] || [ $_i -ge 200 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+t0=$(date +%s%N)
+touch "$tmp/go"
+_i=0
+until grep -q after-the-flood "$tmp/out" 2>/dev/null || [ $_i -ge 600 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+took=$((($(date +%s%N) - t0) / 1000000))
+touch "$tmp/released"
+wait "$slow"
+wait "$hp"
+is "$?" 0 "a slow writer: the session ends normally"
+[ "$took" -lt 8000 ]
+ok $? "12 MiB went through in ${took} ms: the slow writer held the relay for a bounded time, not the whole session"
+like "$(field "$(last $START)" $END HIJACK_RECORDING_END)" "stalled*" \
+	"the recording ended, stalled: the writer did not keep up"
+
+# --- the caller's reader goes away: a hangup, with the end record ----------
+# "| head" closes the pipe hijack relays into: hijack hangs up the
+# command's terminal (SIGHUP, 129), as a terminal that went away would,
+# writes its end record and finishes the recording; it once died of
+# SIGPIPE (141) without either.
+{
+	timeout -s KILL 60 "$HIJACK" --pid "$T" --pty -- sh -c 'while :; do echo yes-yes-yes; done' \
+		</dev/null 2>"$tmp/err"
+	echo $? >"$tmp/rc"
+} | head -c 1000 >/dev/null
+is "$(cat "$tmp/rc")" 129 "the caller's reader went away: the command hung up (129), hijack not killed by SIGPIPE"
+s=$(last $START)
+is "$(field "$s" $END HIJACK_EXIT_STATUS)" 129 "the end record was written, with that status"
+is "$(field "$s" $END HIJACK_RECORDING_END)" "complete" "and the recording finished"
 
 # --- hijack killed mid-session: the file has what was shown until then ------
 policy "record = always" "record-dir = $R"
