@@ -260,19 +260,26 @@ time.sleep(3)
 libc.ptrace(PTRACE_DETACH, tid, None, None)
 print("held")
 PY
+# flood BYTES CHAR MARK: a recorded session in the background ($hp) that
+# says "waiting", floods BYTES of CHAR once $tmp/go exists, says MARK,
+# and ends once $tmp/released exists (each wait 20 s at most); $writer
+# is its recording's writer thread, which starts with the relay's first
+# chunk: hijack's one other thread.
+flood() {
+	rm -f "$tmp/go" "$tmp/released"
+	"$HIJACK" --pid "$T" --pty -- sh -c \
+		"echo waiting; i=0; while [ ! -e '$tmp/go' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; head -c $1 /dev/zero | tr '\\0' $2; echo; echo $3; i=0; while [ ! -e '$tmp/released' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" \
+		</dev/null >"$tmp/out" 2>"$tmp/err" &
+	hp=$!
+	_i=0
+	until grep -q waiting "$tmp/out" 2>/dev/null || [ $_i -ge 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	writer=$(ls "/proc/$hp/task" | grep -v "^$hp\$" | head -n 1)
+}
 policy "record = always" "record-dir = $R"
-rm -f "$tmp/go" "$tmp/released"
-"$HIJACK" --pid "$T" --pty -- sh -c \
-	"echo waiting; i=0; while [ ! -e '$tmp/go' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; head -c 6291456 /dev/zero | tr '\\0' x; echo; echo after-the-stall; i=0; while [ ! -e '$tmp/released' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" \
-	</dev/null >"$tmp/out" 2>"$tmp/err" &
-hp=$!
-_i=0
-until grep -q waiting "$tmp/out" 2>/dev/null || [ $_i -ge 200 ]; do
-	sleep 0.05
-	_i=$((_i + 1))
-done
-# The writer starts with the relay's first chunk: hijack's one other thread.
-writer=$(ls "/proc/$hp/task" | grep -v "^$hp\$" | head -n 1)
+flood 6291456 x after-the-stall
 held=$(python3 "$tmp/hold.py" "${writer:-0}" "$tmp/go" 2>&1)
 touch "$tmp/go"	# whatever became of the hold
 # The session ends only once the writer is let go: a thread still traced
@@ -334,62 +341,43 @@ s=$(last $START)
 is "$(field "$s" $START HIJACK_RECORDING)" "$R/$s.cast" "record = pid:*: it is"
 
 # --- a writer that is slow, not stopped: the relay is not held for long -----
-# The writer is held 400 ms, let go for 2 ms, again and again, as a disk
-# that takes 400 ms for each write: it frees a little room each time,
+# strace delays each write() of the recording's writer thread by 300 ms,
+# as a disk that slow: the writer frees a little room with each write,
 # which must not pace the relay for the whole session (it did: 8 MB took
-# 20 s); it must empty half of the ring within 500 ms, or the recording
-# ends, stalled.
-cat >"$tmp/slow.py" <<'PY'
-import ctypes, os, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
-PTRACE_DETACH, PTRACE_SEIZE, PTRACE_INTERRUPT, WALL = 17, 0x4206, 0x4207, 0x40000000
-tid, held, stop = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-while not os.path.exists(stop):
-    if libc.ptrace(PTRACE_SEIZE, tid, None, None) != 0:
-        break
-    libc.ptrace(PTRACE_INTERRUPT, tid, None, None)
-    os.waitpid(tid, WALL)
-    open(held, "w").close()
-    time.sleep(0.4)
-    libc.ptrace(PTRACE_DETACH, tid, None, None)
-    time.sleep(0.002)
-PY
-rm -f "$tmp/go" "$tmp/released"
-"$HIJACK" --pid "$T" --pty -- sh -c \
-	"echo waiting; i=0; while [ ! -e '$tmp/go' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; head -c 12582912 /dev/zero | tr '\\0' y; echo; echo after-the-flood; i=0; while [ ! -e '$tmp/released' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done" \
-	</dev/null >"$tmp/out" 2>"$tmp/err" &
-hp=$!
-_i=0
-until grep -q waiting "$tmp/out" 2>/dev/null || [ $_i -ge 200 ]; do
-	sleep 0.05
-	_i=$((_i + 1))
-done
-writer=$(ls "/proc/$hp/task" | grep -v "^$hp\$" | head -n 1)
-rm -f "$tmp/held"
-python3 "$tmp/slow.py" "${writer:-0}" "$tmp/held" "$tmp/released" &
+# 20 s); the relay waits for half of the ring 500 ms at most, then the
+# recording ends, stalled.
+flood 12582912 y after-the-flood
+strace -q -p "${writer:-0}" -e trace=write -e inject=write:delay_enter=300000 \
+	-o /dev/null 2>/dev/null &
 slow=$!
 _i=0
-until [ -e "$tmp/held" ] || [ $_i -ge 200 ]; do
+until grep -q '^TracerPid:[[:space:]]*[1-9]' "/proc/$hp/task/${writer:-0}/status" 2>/dev/null ||
+      [ $_i -ge 200 ]; do
 	sleep 0.05
 	_i=$((_i + 1))
 done
 t0=$(date +%s%N)
 touch "$tmp/go"
 _i=0
-until grep -q after-the-flood "$tmp/out" 2>/dev/null || [ $_i -ge 600 ]; do
+until grep -q after-the-flood "$tmp/out" 2>/dev/null || [ $_i -ge 1200 ]; do
 	sleep 0.05
 	_i=$((_i + 1))
 done
 took=$((($(date +%s%N) - t0) / 1000000))
 touch "$tmp/released"
-wait "$slow"
 wait "$hp"
-is "$?" 0 "a slow writer: the session ends normally"
+rc=$?
+kill "$slow" 2>/dev/null
+wait "$slow" 2>/dev/null
+is "$rc" 0 "a slow writer: the session ends normally"
 [ "$took" -lt 8000 ]
 ok $? "12 MiB went through in ${took} ms: the slow writer held the relay for a bounded time, not the whole session"
-like "$(field "$(last $START)" $END HIJACK_RECORDING_END)" "stalled*" \
-	"the recording ended, stalled: the writer did not keep up"
+s=$(last $START)
+dropped=$(field "$s" $END HIJACK_RECORDING_DROPPED_BYTES)
+[ "$dropped" = "(none)" ] && dropped=0
+end=$(field "$s" $END HIJACK_RECORDING_END)
+is "${end%%:*}:$(($(cast_output "$R/$s.cast" | wc -c) + dropped))" "stalled:$(wc -c <"$tmp/out")" \
+	"the recording ended, stalled, and holds or counts every byte shown"
 
 # --- the caller's reader goes away: a hangup, with the end record ----------
 # "| head" closes the pipe hijack relays into: hijack hangs up the
