@@ -20,8 +20,9 @@
  * the writer to empty half of it; a writer slower than that (2 MiB in
  * half a second) ends the recording ("stalled"), not the session, so a
  * slow disk or output that is costly to escape slows the relay by half
- * a second per 2 MiB at most, and only while the writer keeps up.  A disk that fills ends the recording too: the file keeps a
- * few KiB allocated past its data (fallocate) for the line that says so.
+ * a second per 2 MiB at most, and only while the writer keeps up.  A
+ * disk that fills ends the recording too: the file keeps a few KiB
+ * allocated past its data (fallocate) for the line that says so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -609,6 +610,19 @@ static void write_chunks(struct recording *r, const unsigned char *buf,
 	}
 }
 
+/* CLOCK_MONOTONIC @ms from now: the conditions' clock (recording_open()). */
+static struct timespec deadline_in(unsigned int ms)
+{
+	struct timespec t;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (long)(ms % 1000) * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	return t;
+}
+
 static bool writer_may_go(struct recording *r, enum writer_sleep why)
 {
 	unsigned long long n = atomic_load(&r->head) -
@@ -629,12 +643,8 @@ static bool writer_may_go(struct recording *r, enum writer_sleep why)
  */
 static void writer_wait(struct recording *r, enum writer_sleep why)
 {
-	struct timespec t;
+	struct timespec t = deadline_in(WAKE_DELAY_MS);
 
-	(void)clock_gettime(CLOCK_MONOTONIC, &t);
-	t.tv_nsec += WAKE_DELAY_MS * 1000000L;
-	t.tv_sec += t.tv_nsec / 1000000000L;
-	t.tv_nsec %= 1000000000L;
 	(void)pthread_mutex_lock(&r->lock);
 	atomic_store(&r->writer_sleep, why);
 	while (atomic_load(&r->writer_sleep) == (int)why &&
@@ -763,15 +773,10 @@ static void wake_writer(struct recording *r, unsigned long long n)
 static void wait_room(struct recording *r, unsigned long long head,
 		      unsigned long long need)
 {
-	struct timespec deadline;
+	struct timespec deadline = deadline_in(RECORDING_STALL_MS);
 
 	if (need < RECORDING_RING / 2)
 		need = RECORDING_RING / 2;
-	(void)clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_nsec += (RECORDING_STALL_MS % 1000) * 1000000L;
-	deadline.tv_sec += RECORDING_STALL_MS / 1000 +
-			   deadline.tv_nsec / 1000000000L;
-	deadline.tv_nsec %= 1000000000L;
 	(void)pthread_mutex_lock(&r->lock);
 	atomic_store(&r->relay_waits, true);
 	while (!atomic_load(&r->stopped) && !r->writer_done &&
@@ -956,8 +961,7 @@ enum recording_end recording_close(struct recording *r,
 	(void)pthread_cond_signal(&r->more);
 	if (r->writer_started) {
 		/* What the ring holds is written; a stuck disk is not waited for. */
-		(void)clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += RECORDING_CLOSE_MS / 1000;
+		deadline = deadline_in(RECORDING_CLOSE_MS);
 		while (!r->writer_done)
 			if (pthread_cond_timedwait(&r->room, &r->lock,
 						   &deadline) == ETIMEDOUT)

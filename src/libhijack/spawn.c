@@ -302,7 +302,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	const struct hijack_plan *p = s->p;
 	int oom = 0;
 	int i, r, status = 0;
-	sigset_t set, block, pending;
+	sigset_t set, block;
 	pid_t cmd;
 
 	/* The command inherits the target's OOM score from us (limits.c). */
@@ -320,9 +320,9 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	 * SIGPIPE too, not to be forwarded: the relay writes to the caller's
 	 * output, and a reader that went away must end the session as a
 	 * hangup of the command's terminal (pty.c), with its end record, not
-	 * kill hijack.  One that this raised is taken back below.
+	 * kill hijack.  One that this raised is taken back below: none can
+	 * be pending from before, unless the caller blocked it already.
 	 */
-	(void)sigpending(&pending);
 	block = set;
 	(void)sigaddset(&block, SIGPIPE);
 	(void)sigprocmask(SIG_BLOCK, &block, &s->oldmask);
@@ -351,7 +351,7 @@ static int run(struct spawn *s, struct hijack_result *ret,
 			ret->method = s->method;
 		}
 	}
-	if (!sigismember(&pending, SIGPIPE) && !sigismember(&s->oldmask, SIGPIPE))
+	if (!sigismember(&s->oldmask, SIGPIPE))
 		take_pending(SIGPIPE);
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	return r;

@@ -188,6 +188,10 @@ def main():
             need[w] = max(need[w], worst[w])
         report.append((i, pairs, (worst, tripped)))
 
+    unbounded = [w for w in fitted_roles if not math.isfinite(need[w])]
+    if unbounded:
+        die("no finite interval for %s at some look: too few boots a side "
+            "(benchcmp needs 5); give larger looks" % ", ".join(unbounded))
     margins = []
     for w in fitted_roles:
         pct = max(DEFAULTS[roles[w]], roundup(100 * need[w]))

@@ -201,9 +201,10 @@ setups_for() {
 	done
 }
 
-# setup_text K: what pair K's boots get, for the log
-setup_text() {
-	echo "seed ${pair_seed[$1]}, pad ${pair_pad[$1]}, kpad ${pair_kpad[$1]}"
+# setup_line PREFIX K: PREFIX and what pair K's boots get (no subshell:
+# --setups prints up to 4096 of them)
+setup_line() {
+	echo "$1 seed ${pair_seed[$2]}, pad ${pair_pad[$2]}, kpad ${pair_kpad[$2]}"
 }
 
 # distinct_setups N: how many different setups pairs 1..N hold
@@ -223,7 +224,7 @@ if [ "$mode" = setups ]; then
 	esac
 	setups_for "$only"
 	for ((k = 1; k <= only; k++)); do
-		echo "pair $k: seed ${pair_seed[k]}, pad ${pair_pad[k]}, kpad ${pair_kpad[k]}"
+		setup_line "pair $k:" "$k"
 	done
 	echo "distinct: $(distinct_setups "$only") of $only"
 	exit 0
@@ -504,7 +505,7 @@ run_boots() {
 pairs_boots() {
 	local k
 	for ((k = $1; k <= $2; k++)); do
-		echo "gate: pair $k: $(setup_text "$k")" >&2
+		setup_line "gate: pair $k:" "$k" >&2
 		echo "A$k B$k"
 	done
 }
@@ -598,7 +599,7 @@ if [ "$mode" = boots ]; then
 				case $sides in *$side*) ;; *) continue ;; esac
 				[ -z "${seen[$side$k]-}" ] || continue
 				seen[$side$k]=1
-				echo "gate: boot $side$k: $(setup_text "$k")" >&2
+				setup_line "gate: boot $side$k:" "$k" >&2
 				todo+=("$side$k")
 			done
 		done
