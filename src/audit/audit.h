@@ -27,8 +27,9 @@
 /*
  * The longest one step of a send may hold an entry: the journal's, the
  * syslog's (tried only when the journal failed), and the kernel's two
- * (is auditd there, then the record).  A record so waits one second at
- * the very worst, an entry two; with nothing stuck, not at all.
+ * (is auditd there, then the record; kernel.c waits for both at once).
+ * A record so waits one second at the very worst, an entry two; with
+ * nothing stuck, not at all.
  */
 #define AUDIT_SEND_TIMEOUT_MS 250
 
@@ -281,13 +282,6 @@ extern const char *audit_journal_socket;
 int audit_journal_send(const struct audit_entry *e, enum audit_event event);
 int audit_syslog_send(const struct audit_entry *e, enum audit_event event);
 int audit_kernel_send(const struct audit_entry *e, enum audit_event event);
-
-/*
- * Run @fn(@arg) with a timer that interrupts a blocking system call in it
- * after @ms milliseconds (it then sees EINTR).  Returns what @fn returned,
- * or -ETIMEDOUT when the timer fired and @fn failed.
- */
-int audit_with_timeout(int (*fn)(void *arg), void *arg, unsigned int ms);
 
 /* The time left until @deadline_mono (CLOCK_MONOTONIC µs), in ms, >= 0. */
 unsigned long long audit_now_mono(void);

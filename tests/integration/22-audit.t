@@ -41,16 +41,19 @@ need_program "$PTYDRIVE"
 [ -x "$journald" ] || skip_all "no $journald (Debian: systemd; tests/deps.sh test)"
 require_tools journalctl rsyslogd jq runc lxc-start busybox python3
 
-plan 71
+plan 73
 
 tmp=$(tmpdir)
 n=hj22-$$
 
-rs_pid="" au_pid="" au_was=""
+rs_pid="" au_pid="" au_was="" au_bl="" au_bw="" fl_pid=""
 teardown() {
 	[ -z "$jd_pid" ] || { kill "$jd_pid"; wait "$jd_pid"; } 2>/dev/null
 	[ -z "$rs_pid" ] || { kill "$rs_pid"; wait "$rs_pid"; } 2>/dev/null
 	if [ -n "$au_pid" ]; then
+		[ -z "$fl_pid" ] || kill "$fl_pid" 2>/dev/null
+		kill -CONT "$au_pid" 2>/dev/null
+		[ -z "$au_bl" ] || auditctl -b "$au_bl" --backlog_wait_time "$au_bw" >/dev/null 2>&1
 		kill "$au_pid" 2>/dev/null
 		wait "$au_pid" 2>/dev/null
 		[ "$au_was" = 1 ] || auditctl -e 0 >/dev/null 2>&1
@@ -334,8 +337,42 @@ EOF
 	auditctl -e 1 >/dev/null
 	"$HIJACK" --pid "$T" --no-pty --reason "kernel audit" -- true "a b"
 	sleep 0.5
-	grep -q "type=USER_CMD.*op=hijack-start .*target=\"pid:$T\".*reason=" "$tmp/au/audit.log"
-	ok $? "kernel audit: a USER_CMD record with op=hijack-start"
+	grep -q "type=USER_CMD.*op=hijack-start hijack_pid=[0-9]* .*target=\"pid:$T\".*reason=" "$tmp/au/audit.log"
+	ok $? "kernel audit: a USER_CMD record with op=hijack-start and hijack's pid"
+
+	# The daemon stops reading and the backlog fills: the kernel then
+	# holds every sender of an audit message for its backlog wait time,
+	# in a sleep no signal ends.  The entry must not wait for it.
+	au_bl=$(echo "$st" | sed -n 's/^backlog_limit //p')
+	au_bw=$(echo "$st" | sed -n 's/^backlog_wait_time //p')
+	kill -STOP "$au_pid"
+	# 5 s of the default 60 (in jiffies, whatever HZ is), or a twelfth of what is set.
+	auditctl -b 4 --backlog_wait_time $((au_bw / 12 > 0 ? au_bw / 12 : 1)) >/dev/null
+	timeout 120 python3 "$TESTDIR/audit-flood.py" >"$tmp/au/flood" 2>&1 &
+	fl_pid=$!
+	i=0
+	while [ ! -s "$tmp/au/flood" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	full=$(head -n 1 "$tmp/au/flood")
+	if [ "$full" != full ]; then
+		skip "kernel audit, stuck" "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
+		skip "kernel audit, stuck" "as above"
+	else
+		t0=$(date +%s%N)
+		"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/au/err"
+		rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		t0=$(date +%s%N)
+		auditctl -m "hj22 probe" >/dev/null 2>&1
+		probe=$((($(date +%s%N) - t0) / 1000000))
+		[ "$rc" = 0 ] && [ "$ms" -lt 1000 ]
+		ok $? "kernel audit, stuck: the entry took $ms ms (bound: 500 ms for the kernel's sender; status $rc: $(head -c 300 "$tmp/au/err"))"
+		[ "$probe" -ge 1000 ]
+		ok $? "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
+	fi
+	kill "$fl_pid" 2>/dev/null
+	kill -CONT "$au_pid"
+	sleep 0.5
+	auditctl -b "$au_bl" --backlog_wait_time "$au_bw" >/dev/null
 fi
 
 finish
