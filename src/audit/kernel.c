@@ -16,16 +16,20 @@
  * audit message, in an uninterruptible sleep, for the backlog wait time
  * (60 s by default), and libaudit retries the waits that a signal cuts
  * short.  No timer in hijack's own process can bound that; a process
- * that hijack stops waiting for can.
+ * that hijack stops waiting for can (run_sender()).
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libaudit.h>
@@ -57,73 +61,142 @@ static int ask_status(int fd, bool *ret_running)
 	return -EPROTO;
 }
 
+/* The sender's stack: libaudit's buffers take about 30 KiB of it. */
+#define SENDER_STACK (256 * 1024)
+/* How long a killed sender may take to be gone before it is left. */
+#define SENDER_KILL_WAIT_MS 100
+
+struct sender {
+	int fd;
+	int result;
+	const char *msg;
+	const char *tty;
+};
+
 /*
- * The sender, in its own process: ask, then send.  Its exit status is
- * the errno of what failed, ENOENT for "no audit log to write to".
+ * The sender: ask, then send.  It runs in a process that shares hijack's
+ * memory (CLONE_VM), because a copy of hijack's page tables costs a
+ * millisecond on some virtual machines, twice an entry.  So it calls
+ * nothing but libaudit's question and send, which use their own stack
+ * frames and system calls (no allocation: the terminal is looked up
+ * beforehand), with every signal blocked, while hijack waits in ppoll()
+ * with every signal blocked too.  Its exit status is the errno of what
+ * failed, ENOENT for "no audit log to write to".
  */
-static _Noreturn void sender(int fd, const char *msg, int result)
+static int sender_main(void *arg)
 {
+	const struct sender *s = arg;
 	bool running = false;
 	int r;
 
-	r = ask_status(fd, &running);
+	r = ask_status(s->fd, &running);
 	/*
 	 * A caller without CAP_AUDIT_CONTROL may not ask, nor without
 	 * CAP_AUDIT_WRITE write: for it, as for a kernel without a daemon,
 	 * there is no audit log to write to, which is no failure to warn of.
 	 */
 	if (r == -EPERM || r == -EACCES || (r == 0 && !running))
-		_exit(ENOENT);
+		return ENOENT;
 	if (r < 0)
-		_exit(-r < 256 ? -r : EIO);
+		return -r < 256 ? -r : EIO;
 	errno = 0;
-	r = audit_log_user_message(fd, AUDIT_USER_CMD, msg, NULL, NULL, NULL,
-				   result);
+	r = audit_log_user_message(s->fd, AUDIT_USER_CMD, s->msg, NULL, NULL,
+				   s->tty, s->result);
 	if (r > 0)
-		_exit(0);
+		return 0;
 	r = errno ? errno : EIO;
-	_exit(r == EPERM || r == EACCES ? ENOENT : r < 256 ? r : EIO);
+	return r == EPERM || r == EACCES ? ENOENT : r < 256 ? r : EIO;
 }
 
 /*
- * Wait for the sender until @deadline (audit_now_mono() µs).  Its exit
- * status as a negative errno; -ETIMEDOUT, the sender killed, when late.
+ * Wait on @pidfd for the sender until @deadline (audit_now_mono() µs),
+ * with @all signals blocked.  True when it exited.
  */
-static int wait_sender(pid_t pid, unsigned long long deadline)
+static bool sender_exited(int pidfd, unsigned long long deadline,
+			  const sigset_t *all)
 {
-	_cleanup_close_ int pidfd = pidfd_open(pid, 0);
 	struct pollfd p = { .fd = pidfd, .events = POLLIN };
-	unsigned long long now;
+	unsigned long long now = audit_now_mono(), left;
+	struct timespec ts;
+
+	left = now >= deadline ? 0 : deadline - now;
+	ts.tv_sec = (time_t)(left / 1000000);
+	ts.tv_nsec = (long)(left % 1000000) * 1000L;
+	/* Nothing interrupts it: every signal is blocked, in @all too. */
+	return ppoll(&p, 1, &ts, all) > 0;
+}
+
+/*
+ * Run the sender and wait for it until @deadline.  Its exit status as a
+ * negative errno; -ETIMEDOUT when it was late, and was killed.
+ */
+static int run_sender(struct sender *s, unsigned long long deadline)
+{
+	_cleanup_close_ int pidfd = -EBADF;
+	sigset_t all, old;
 	siginfo_t si = { 0 };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *stack;
+	pid_t pid;
 	int r;
 
-	if (pidfd < 0) {
+	stack = mmap(NULL, SENDER_STACK + page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return -errno;
+	/* A guard page below: an overflow faults, it does not write ours. */
+	(void)mprotect(stack, page, PROT_NONE);
+	(void)sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = clone(sender_main, stack + page + SENDER_STACK,
+		    CLONE_VM | CLONE_PIDFD | SIGCHLD, s, &pidfd);
+	if (pid < 0) {
 		r = -errno;
-		(void)kill(pid, SIGKILL);
-		(void)waitid(P_PID, (id_t)pid, &si, WEXITED);
-		return r;
+		goto out;
 	}
-	for (;;) {
-		now = audit_now_mono();
-		r = poll(&p, 1, now >= deadline ? 0 :
-			 (int)((deadline - now + 999) / 1000));
-		if (r > 0)
-			break;
-		if (r == 0 || errno != EINTR) {
-			/*
-			 * Not waited for: it may sleep in the kernel until
-			 * the backlog wait is over, and dies then.  Reaped by
-			 * init once hijack is gone; a zombie till then.
-			 */
-			(void)pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	if (!sender_exited(pidfd, deadline, &all)) {
+		/*
+		 * Late.  A sender asleep in the kernel dies on SIGKILL or,
+		 * when the kernel holds it uninterruptibly (a full backlog),
+		 * as soon as it returns, before it runs another instruction
+		 * of its own.  Its stack is left to it: a process still
+		 * asleep is reaped by init once hijack is gone.
+		 */
+		(void)pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+		if (!sender_exited(pidfd, audit_now_mono() +
+				   SENDER_KILL_WAIT_MS * 1000ULL, &all)) {
+			(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 			return -ETIMEDOUT;
 		}
+		(void)waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+		r = -ETIMEDOUT;
+		goto out;
 	}
 	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0)
-		return -errno;
-	if (si.si_code != CLD_EXITED)
-		return -EIO;
-	return -si.si_status;
+		r = -errno;
+	else if (si.si_code != CLD_EXITED)
+		r = -EIO;
+	else
+		r = -si.si_status;
+out:
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+	(void)munmap(stack, SENDER_STACK + page);
+	return r;
+}
+
+/* The terminal libaudit would name, looked up here: it may allocate. */
+static void find_tty(char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i <= 2; i++)
+		if (isatty(i) && ttyname_r(i, buf, len) == 0) {
+			if (strncmp(buf, "/dev/", 5) == 0)
+				memmove(buf, buf + 5, strlen(buf + 5) + 1);
+			return;
+		}
+	/* Empty: libaudit writes terminal=? */
+	buf[0] = '\0';
 }
 
 /* Append " key=value" to @msg, @value encoded; false when it is full. */
@@ -160,10 +233,10 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 {
 	char numbuf[1024], msg[MAX_AUDIT_MESSAGE_LENGTH - 1024];
 	struct audit_kv kv[AUDIT_FIELDS_MAX];
-	unsigned long long deadline;
+	char tty[64];
+	struct sender s;
 	size_t nkv, i;
-	pid_t pid;
-	int fd, result;
+	int fd, r;
 
 	/* A kernel without audit says so here, without a process. */
 	fd = audit_open();
@@ -183,14 +256,17 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 	for (i = 1; i < nkv; i++)
 		if (!append(msg, sizeof(msg), kv[i].key, kv[i].value))
 			break;
-	result = event == AUDIT_START || event == AUDIT_END_SESSION ||
-		 (event == AUDIT_END && !e->error[0]);
-	deadline = audit_now_mono() + 2ULL * AUDIT_SEND_TIMEOUT_MS * 1000ULL;
-	pid = fork();
-	if (pid == 0)
-		sender(fd, msg, result);
+	s = (struct sender){
+		.fd = fd,
+		.msg = msg,
+		.tty = tty,
+		.result = event == AUDIT_START || event == AUDIT_END_SESSION ||
+			  (event == AUDIT_END && !e->error[0]),
+	};
+	find_tty(tty, sizeof(tty));
+	r = run_sender(&s, audit_now_mono() +
+			   2ULL * AUDIT_SEND_TIMEOUT_MS * 1000ULL);
+	/* A sender left asleep has its own copy of the descriptor table. */
 	audit_close(fd);
-	if (pid < 0)
-		return -errno;
-	return wait_sender(pid, deadline);
+	return r;
 }
