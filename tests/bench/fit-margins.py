@@ -17,6 +17,8 @@ usage: fit-margins.py [options] DIR...
   -s, --seed N        seed of the draws (default 1)
   -o, --output FILE   write the margins file here (default: standard output)
   --confidence PCT    the gate's confidence (default 90)
+  -j, --jobs N        benchcmp runs at once (default: the CPUs); the draws
+                      are made first, in order, so the result is the same
 
 The procedure.  A split draws 2L distinct boots from the pool, L for
 each side, and judges them with benchcmp as look i of the schedule (the
@@ -46,6 +48,7 @@ under the fitted margins.  Exit 0, or 2 on bad input.
 """
 
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -138,13 +141,15 @@ def main():
     p.add_argument("-s", "--seed", type=int, default=1)
     p.add_argument("-o", "--output")
     p.add_argument("--confidence", type=float, default=90)
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     o = p.parse_args()
     try:
         schedule = [int(x) for x in o.looks.split(",")]
     except ValueError:
         die("--looks: expected pair counts like 16,32,80, not '%s'" % o.looks)
-    if not schedule or min(schedule) < 2 or o.splits < 1:
-        die("--looks needs at least 2 pairs a look, --splits at least 1")
+    if not schedule or min(schedule) < 2 or o.splits < 1 or o.jobs < 1:
+        die("--looks needs at least 2 pairs a look, --splits and --jobs at least 1")
+    ex = concurrent.futures.ThreadPoolExecutor(max_workers=o.jobs)
     conf = o.confidence / 100
     bc = benchcmp_path()
     rng = random.Random(o.seed)
@@ -172,18 +177,22 @@ def main():
             continue
         worst = {w: 0.0 for w in fitted_roles}
         tripped = {w: 0 for w in fitted_roles}
+        splits = []
         for _ in range(o.splits):
             pick = rng.sample(files, 2 * pairs)
-            a, b = pick[:pairs], pick[pairs:]
-            for c, role in ((conf, "control"), (sec_conf, "secondary")):
-                for row in judge(bc, a, b, i, looks, c)["rows"]:
-                    w = row["workload"]
-                    if w not in worst or row["role"] != role:
-                        continue
-                    n = need_of(row)
-                    worst[w] = max(worst[w], n)
-                    if n * 100 > DEFAULTS[row["role"]]:
-                        tripped[w] += 1
+            splits.append((pick[:pairs], pick[pairs:]))
+        jobs = [(a, b, c, role) for a, b in splits
+                for c, role in ((conf, "control"), (sec_conf, "secondary"))]
+        judged = ex.map(lambda j, i=i: judge(bc, j[0], j[1], i, looks, j[2]), jobs)
+        for (a, b, c, role), res in zip(jobs, judged):
+            for row in res["rows"]:
+                w = row["workload"]
+                if w not in worst or row["role"] != role:
+                    continue
+                n = need_of(row)
+                worst[w] = max(worst[w], n)
+                if n * 100 > DEFAULTS[row["role"]]:
+                    tripped[w] += 1
         for w in fitted_roles:
             need[w] = max(need[w], worst[w])
         report.append((i, pairs, (worst, tripped)))
@@ -235,14 +244,15 @@ def main():
             if pairs > have:
                 continue
             verdicts, trips = {}, {w: 0 for w in fitted_roles}
+            sides = []
             for _ in range(o.splits):
                 if kind == "A/A":
                     pick = rng.sample(files, 2 * pairs)
-                    a, b = pick[:pairs], pick[pairs:]
+                    sides.append((pick[:pairs], pick[pairs:]))
                 else:
                     keys = rng.sample(paired, pairs)
-                    a, b = [pool[k] for k in keys], [cand[k] for k in keys]
-                res = judge(bc, a, b, i, looks, conf, margins)
+                    sides.append(([pool[k] for k in keys], [cand[k] for k in keys]))
+            for res in ex.map(lambda ab, i=i: judge(bc, ab[0], ab[1], i, looks, conf, margins), sides):
                 verdicts[res["verdict"]] = verdicts.get(res["verdict"], 0) + 1
                 for row in res["rows"]:
                     if row["workload"] in trips and row["verdict"] in ("MOVED", "FAIL", "INCONCLUSIVE"):

@@ -201,6 +201,15 @@ check "fit-margins.py: a pool of one kernel's boots" 0 \
 	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 3,6 \
 	-o "$tmp/margins" "$tmp/A" "$tmp/C"
 grep_ok "fit-margins.py: a margin for the control" "^syscall  *[0-9.]*$" "$tmp/margins"
+cp "$tmp/err" "$tmp/err.j"
+check "fit-margins.py -j 1: one benchcmp at a time" 0 \
+	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 3,6 -j 1 \
+	-o "$tmp/margins.j1" "$tmp/A" "$tmp/C"
+if cmp -s "$tmp/margins" "$tmp/margins.j1" && cmp -s "$tmp/err" "$tmp/err.j"; then
+	ok "fit-margins.py: ... the same margins and report as with several at once"
+else
+	not_ok "fit-margins.py: ... the same margins and report as with several at once"
+fi
 grep_ok "fit-margins.py: a margin for the secondary" "^shell-1  *[0-9.]*$" "$tmp/margins"
 if grep -q '^spawn ' "$tmp/margins"; then
 	not_ok "fit-margins.py: primaries keep the gate's margin (no line)"
