@@ -8,7 +8,10 @@
 # (on, off, baseline, on, off, ...) so that the load of a shared machine
 # falls on all of them alike.  Prints the median wall time of an entry
 # in each mode and the ratios, over ROUNDS (20) rounds of BATCH (10)
-# entries a mode.  A benchmark: it asserts nothing.
+# entries a mode, and, when perf(1) is there (a second batch each time),
+# the median CPU time of an entry: hijack's and its children's, without
+# journald's, which on a machine of few cores competes with the entry
+# for the wall clock.  A benchmark: it asserts nothing.
 #
 # Runs itself in a private mount namespace (its own journald on
 # /run/systemd/journal, its own /etc/hijack), as root.  HIJACK is the
@@ -45,8 +48,19 @@ batch() {
 		"$exe" --pid "$target" --no-pty -- true
 		i=$((i + 1))
 	done
-	echo $((($(date +%s%N) - t0) / 1000 / batch))
+	wall=$((($(date +%s%N) - t0) / 1000 / batch))
+	cpu=-
+	if [ -n "$perf" ]; then
+		# The same entries again, counted (perf's start-up would blur
+		# the wall clock): the CPU time of hijack and what it starts,
+		# without journald's, which runs beside it.
+		"$perf" stat -x, -e task-clock -r "$batch" -o "/tmp/audit-bench.$$.perf" \
+			-- "$exe" --pid "$target" --no-pty -- true
+		cpu=$(awk -F, '$3 == "task-clock" { printf "%d", $1 * 1000 }' "/tmp/audit-bench.$$.perf")
+	fi
+	echo "$wall $cpu"
 }
+perf=$(command -v perf || true)
 modes="on off"
 [ -z "$base" ] || modes="$modes base"
 for m in $modes; do : >"/tmp/audit-bench.$$.$m"; done
@@ -57,15 +71,21 @@ while [ $r -lt "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
-median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-on=$(median /tmp/audit-bench.$$.on)
-off=$(median /tmp/audit-bench.$$.off)
+# median FILE COLUMN
+median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+on=$(median /tmp/audit-bench.$$.on 1)
+off=$(median /tmp/audit-bench.$$.off 1)
 echo "rounds=$rounds batch=$batch load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "median entry, audit on (journald):  $on us"
 echo "median entry, audit off:            $off us"
 echo "on/off: $(echo "scale=4; $on / $off" | bc)"
+if [ -n "$perf" ]; then
+	con=$(median /tmp/audit-bench.$$.on 2)
+	coff=$(median /tmp/audit-bench.$$.off 2)
+	echo "median CPU time of an entry (hijack and its children, not journald): on $con us, off $coff us, on/off $(echo "scale=4; $con / $coff" | bc)"
+fi
 if [ -n "$base" ]; then
-	b=$(median /tmp/audit-bench.$$.base)
+	b=$(median /tmp/audit-bench.$$.base 1)
 	echo "median entry, baseline build:       $b us"
 	echo "on/baseline: $(echo "scale=4; $on / $b" | bc)  off/baseline: $(echo "scale=4; $off / $b" | bc)"
 fi
