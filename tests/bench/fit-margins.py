@@ -43,8 +43,11 @@ Primary workloads keep the gate's margin: it is what the gate promises.
 
 Prints the margins file (NAME PCT lines, with how they were fitted),
 then on standard error a table per look: the largest need, how often the
-role's default margin would have tripped, and with -c the A/B verdicts
-under the fitted margins.  Exit 0, or 2 on bad input.
+role's default margin would have tripped; the A/A verdicts under the
+fitted margins, with how often each primary's interval missed 1 against
+how often its level expects (the check that intervals over boots of new
+setups are right, setup effects and all); and with -c the A/B verdicts.
+Exit 0, or 2 on bad input.
 """
 
 import argparse
@@ -252,16 +255,28 @@ def main():
                 else:
                     keys = rng.sample(paired, pairs)
                     sides.append(([pool[k] for k in keys], [cand[k] for k in keys]))
+            # A/A only: how often a primary's interval missed the truth
+            # (1), against how often its level says it should.
+            missed, expect = {}, {}
             for res in ex.map(lambda ab, i=i: judge(bc, ab[0], ab[1], i, looks, conf, margins), sides):
                 verdicts[res["verdict"]] = verdicts.get(res["verdict"], 0) + 1
                 for row in res["rows"]:
                     if row["workload"] in trips and row["verdict"] in ("MOVED", "FAIL", "INCONCLUSIVE"):
                         trips[row["workload"]] += 1
+                    if kind == "A/A" and row["role"] == "primary" and row["ci"]:
+                        w = row["workload"]
+                        lo, hi = bound(row["ci"][0]), bound(row["ci"][1])
+                        missed[w] = missed.get(w, 0) + (lo > 1 or hi < 1)
+                        expect[w] = expect.get(w, 0) + 1 - row.get("ci_coverage", conf)
             print("%s look %d (%d pairs), fitted margins, %d resamples: overall %s" %
                   (kind, i, pairs, o.splits,
                    ", ".join("%s %d" % v for v in sorted(verdicts.items()))), file=err)
             moved = ", ".join("%s %d" % (w, n) for w, n in trips.items() if n)
             print("  workloads not PASS/STEADY: %s" % (moved or "none"), file=err)
+            if missed:
+                print("  primary intervals that miss 1 (their level expects): %s" %
+                      ", ".join("%s %d (%.1f)" % (w, missed[w], expect[w]) for w in missed),
+                      file=err)
     return 0
 
 

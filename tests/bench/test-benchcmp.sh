@@ -219,6 +219,8 @@ fi
 # The fitted margins hold the pool's own A/A splits: never INVALID.
 grep_ok "fit-margins.py: A/A splits judged again at every look" \
 	"^A/A look 2 (6 pairs), fitted margins, 20 resamples: overall " "$tmp/err"
+grep_ok "fit-margins.py: how often a primary's A/A interval missed 1" \
+	"^  primary intervals that miss 1 (their level expects): spawn [0-9]* ([0-9.]*)" "$tmp/err"
 if grep '^A/A look' "$tmp/err" | grep -q INVALID; then
 	not_ok "fit-margins.py: ... never INVALID with the fitted margins"
 else
@@ -235,6 +237,43 @@ grep_ok "fit-margins.py: the A/B resamples see the 3% slower spawn" \
 check "fit-margins.py: a pool too small for the first look: exit 2" 2 \
 	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -l 4 "$tmp/A"
 grep_ok "fit-margins.py: ... says so" "needs 8" "$tmp/err"
+
+# -- setup-effect.py: a cost that the pad's place in its page sets ---------
+# 24 pairs; boot k has pad 170k; spawn costs 1% more past half a page, on
+# both kernels (the setup's), exec nothing (each boot's own noise).
+if $have_python; then
+	mkdir "$tmp/S"
+	boots "$tmp/S/A" 700 24 --json spawn,exec
+	boots "$tmp/S/B" 800 24 --json spawn,exec
+	python3 - "$tmp/S" <<'PY'
+import json, os, sys
+for side in "AB":
+    d = os.path.join(sys.argv[1], side)
+    for k in range(1, 25):
+        p = os.path.join(d, "boot%d.json" % k)
+        run = json.load(open(p))
+        run["env"] = {"tags": {"boot": str(k), "pad_length": str(170 * k)}}
+        for w in run["workloads"]:
+            if w["name"] == "spawn" and 170 * k > 2048:
+                for x in w["samples"]:
+                    x["ns_per_op"] *= 1.01
+        json.dump(run, open(p, "w"))
+PY
+	python3 "$here/setup-effect.py" -w spawn,exec "$tmp/S" >"$tmp/out" 2>&1
+	grep_ok "setup-effect.py: the pad explains spawn's spread" \
+		"^     r(pad) +0\.[6-9][0-9]  eta2(pad, eighths of a page) 0\.[6-9]" "$tmp/out"
+	grep_ok "setup-effect.py: ... and the same setup costs alike on both kernels" \
+		"^  r(A,B) over 24 pairs of the same setup: +0\.[6-9]" "$tmp/out"
+	if sed -n '/^exec:/,$p' "$tmp/out" | grep -q "r(A,B) .*: +0\.[5-9]"; then
+		not_ok "setup-effect.py: ... not exec's, which is each boot's own noise"
+	else
+		ok "setup-effect.py: ... not exec's, which is each boot's own noise"
+	fi
+	check "setup-effect.py: a folder without A/ and B/: exit 2" 2 \
+		python3 "$here/setup-effect.py" "$tmp/A"
+else
+	for i in 1 2 3 4; do skip "setup-effect.py" "python3 not installed"; done
+fi
 
 # -- resample.sh: A/A by random splits of one kernel's boots ---------------
 check "resample.sh: one kernel's boots" 0 \
