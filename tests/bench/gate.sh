@@ -532,7 +532,7 @@ judge() {
 
 # How many warm-up batches forkbench discarded (beyond calibration) in the
 # boots judged: the warm-up goes on until two batches agree, so a workload
-# disturbed by what ran before shows here (tests/bench/README.md).
+# disturbed by what ran before shows here (tests/bench/RESULTS.md).
 warmup_summary() {
 	local i files=()
 	for ((i = 1; i <= $1; i++)); do

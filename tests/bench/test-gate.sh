@@ -197,7 +197,7 @@ grep -q 'is not boot 1 of the baseline' "$tmp/err" && ok "and says so" ||
 	not_ok "and says so"
 
 # 5. The warm-up: exec, spawn-big, exec in one boot, as listed.  spawn-big's
-# freed 256 MiB made exec's first batches 30-45% slow (tests/bench/README.md);
+# freed 256 MiB made exec's first batches 30-45% slow (tests/bench/RESULTS.md);
 # the warm-up must discard them, so that both execs record the same cost.
 mkdir -p "$tmp/wu/payload"
 cp "$bindir/forkbench" "$tmp/wu/payload/forkbench"
