@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,13 +30,22 @@ static const struct hj_engine *const engines[] = {
 	&hj_engine_runc,       &hj_engine_crun,
 };
 
-static const char *const engine_names[] = {
-	"lxc",	      "incus", "docker", "podman", "machine",
-	"containerd", "runc",  "crun",	 "pid",	   NULL,
-};
+/* The engines' names in search order, then "pid", then NULL. */
+static const char *engine_names[ARRAY_SIZE(engines) + 2];
+static pthread_once_t engine_names_once = PTHREAD_ONCE_INIT;
+
+static void fill_engine_names(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(engines); i++)
+		engine_names[i] = engines[i]->name;
+	engine_names[i] = "pid";
+}
 
 HIJACK_EXPORT const char *const *hijack_engine_names(void)
 {
+	(void)pthread_once(&engine_names_once, fill_engine_names);
 	return engine_names;
 }
 

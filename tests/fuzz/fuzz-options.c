@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/*
 		 * A refusal must say why.  (It may quote the user's bytes as
 		 * they are: making them safe for a terminal is the printer's
-		 * job, src/cli/hijack.c.)
+		 * job, src/cli/main.c.)
 		 */
 		if (!err[0])
 			abort();

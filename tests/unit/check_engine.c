@@ -32,6 +32,26 @@ static char *slurp(const char *rel, size_t *len)
 	return buf;
 }
 
+/* The list comes from the engine table: each engine once, "pid" last. */
+START_TEST(engine_names_from_table)
+{
+	static const char *const want[] = { "lxc",	  "incus", "docker",
+					    "podman",	  "machine",
+					    "containerd", "runc",  "crun",
+					    "pid" };
+	const char *const *names = hijack_engine_names();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ck_assert_ptr_nonnull(names[i]);
+		ck_assert_str_eq(names[i], want[i]);
+	}
+	ck_assert_ptr_null(names[i]);
+	/* The same array every time. */
+	ck_assert_ptr_eq(hijack_engine_names(), names);
+}
+END_TEST
+
 START_TEST(runc_state)
 {
 	struct hijack_container c;
@@ -609,6 +629,7 @@ Suite *engine_suite(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("parsers");
 
+	tcase_add_test(tc, engine_names_from_table);
 	tcase_add_test(tc, runc_state);
 	tcase_add_test(tc, runc_state_hostile);
 	tcase_add_test(tc, crun_status);
