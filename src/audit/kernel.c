@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,8 +60,13 @@ static int ask_status(int fd, bool *ret_running)
 	return -EPROTO;
 }
 
-/* The sender's stack: libaudit's buffers take about 30 KiB of it. */
-#define SENDER_STACK (256 * 1024)
+/*
+ * The sender's stack: libaudit's buffers take about 30 KiB of it.  One
+ * for the process, so that the second record of an entry finds its pages
+ * there already; a sender left asleep never runs on it again (below).
+ */
+#define SENDER_STACK (128 * 1024)
+static char sender_stack[SENDER_STACK] __attribute__((aligned(64)));
 /* How long a killed sender may take to be gone before it is left. */
 #define SENDER_KILL_WAIT_MS 100
 
@@ -135,20 +139,12 @@ static int run_sender(struct sender *s, unsigned long long deadline)
 	_cleanup_close_ int pidfd = -EBADF;
 	sigset_t all, old;
 	siginfo_t si = { 0 };
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	char *stack;
 	pid_t pid;
 	int r;
 
-	stack = mmap(NULL, SENDER_STACK + page, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return -errno;
-	/* A guard page below: an overflow faults, it does not write ours. */
-	(void)mprotect(stack, page, PROT_NONE);
 	(void)sigfillset(&all);
 	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid = clone(sender_main, stack + page + SENDER_STACK,
+	pid = clone(sender_main, sender_stack + SENDER_STACK,
 		    CLONE_VM | CLONE_PIDFD | SIGCHLD, s, &pidfd);
 	if (pid < 0) {
 		r = -errno;
@@ -159,16 +155,13 @@ static int run_sender(struct sender *s, unsigned long long deadline)
 		 * Late.  A sender asleep in the kernel dies on SIGKILL or,
 		 * when the kernel holds it uninterruptibly (a full backlog),
 		 * as soon as it returns, before it runs another instruction
-		 * of its own.  Its stack is left to it: a process still
-		 * asleep is reaped by init once hijack is gone.
+		 * of its own.  A process still asleep is reaped by init
+		 * once hijack is gone.
 		 */
 		(void)pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-		if (!sender_exited(pidfd, audit_now_mono() +
-				   SENDER_KILL_WAIT_MS * 1000ULL, &all)) {
-			(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
-			return -ETIMEDOUT;
-		}
-		(void)waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+		if (sender_exited(pidfd, audit_now_mono() +
+				  SENDER_KILL_WAIT_MS * 1000ULL, &all))
+			(void)waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
 		r = -ETIMEDOUT;
 		goto out;
 	}
@@ -180,7 +173,6 @@ static int run_sender(struct sender *s, unsigned long long deadline)
 		r = -si.si_status;
 out:
 	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
-	(void)munmap(stack, SENDER_STACK + page);
 	return r;
 }
 
