@@ -104,16 +104,22 @@ def judge(bc, a, b, look, looks, confidence, margins=()):
     cmd = [bc, "--json", "--clock", "instruction", "--per-boot", "mean",
            "--margin", str(DEFAULTS["primary"]),
            "--margin-secondary", str(DEFAULTS["secondary"]),
-           "--confidence", repr(confidence),
+           "--confidence", repr(100 * confidence),
            "--look", str(look), "--looks", str(looks)]
     cmd += ["--margin-for=%s=%s" % m for m in margins]
     cmd += [",".join(a), ",".join(b)]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          check=False).stdout
     try:
-        return json.loads(out)
+        res = json.loads(out)
     except ValueError:
         die("benchcmp gave no JSON for: " + " ".join(cmd[:14]))
+    # benchcmp takes per cent and says what it used: a fraction passed by
+    # mistake would give intervals at 0.9%, and margins fitted to nothing.
+    if abs(res["settings"]["confidence"] - confidence) > 1e-9:
+        die("benchcmp judged at confidence %g, not %g" %
+            (res["settings"]["confidence"], confidence))
+    return res
 
 
 def bound(v):

@@ -197,14 +197,16 @@ grep_ok "the primary family's own verdict, for the gate's schedule" "^primary: P
 
 here=$(cd "$(dirname "$0")" && pwd)
 # -- fit-margins.py: each non-primary workload's margin from its A/A spread
+# 24 boots of one kernel: looks of 6 and 12 pairs, at 90% confidence.
+boots "$tmp/P" 900 24 --json "$four"
 check "fit-margins.py: a pool of one kernel's boots" 0 \
-	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 3,6 \
-	-o "$tmp/margins" "$tmp/A" "$tmp/C"
+	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 6,12 \
+	-o "$tmp/margins" "$tmp/P"
 grep_ok "fit-margins.py: a margin for the control" "^syscall  *[0-9.]*$" "$tmp/margins"
 cp "$tmp/err" "$tmp/err.j"
 check "fit-margins.py -j 1: one benchcmp at a time" 0 \
-	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 3,6 -j 1 \
-	-o "$tmp/margins.j1" "$tmp/A" "$tmp/C"
+	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 6,12 -j 1 \
+	-o "$tmp/margins.j1" "$tmp/P"
 if cmp -s "$tmp/margins" "$tmp/margins.j1" && cmp -s "$tmp/err" "$tmp/err.j"; then
 	ok "fit-margins.py: ... the same margins and report as with several at once"
 else
@@ -218,7 +220,7 @@ else
 fi
 # The fitted margins hold the pool's own A/A splits: never INVALID.
 grep_ok "fit-margins.py: A/A splits judged again at every look" \
-	"^A/A look 2 (6 pairs), fitted margins, 20 resamples: overall " "$tmp/err"
+	"^A/A look 2 (12 pairs), fitted margins, 20 resamples: overall " "$tmp/err"
 grep_ok "fit-margins.py: how often a primary's A/A interval missed 1" \
 	"^  primary intervals that miss 1 (their level expects): spawn [0-9]* ([0-9.]*)" "$tmp/err"
 if grep '^A/A look' "$tmp/err" | grep -q INVALID; then
