@@ -135,6 +135,21 @@ else
 	not_ok "the two kernels' command lines have the same length (A: ${la:-?}, B: ${lb:-?})"
 fi
 
+# Margins of single workloads: judged again with a file of them (-F),
+# which gate.sh hands benchcmp; a malformed file is refused.
+printf '# a comment\nexec 7.5\n' >"$tmp/margins"
+check "--judge -F FILE: the run judged again with a margin of exec's own" 4 \
+	gate "${short[@]}" -w spawn,exec -F "$tmp/margins" -o "$tmp/judged" --judge "$tmp/j1"
+grep -q '^exec (primary, margin 7.5%)' "$tmp/out" && ok "... exec judged with 7.5%" ||
+	not_ok "... exec judged with 7.5%"
+grep -q '^spawn (primary, margin 0.25%)' "$tmp/out" && ok "... spawn with the gate's 0.25%" ||
+	not_ok "... spawn with the gate's 0.25%"
+printf 'exec lots\n' >"$tmp/margins.bad"
+check "-F with a malformed line is refused" 2 \
+	gate "${short[@]}" -w spawn,exec -F "$tmp/margins.bad" -o "$tmp/judged2" --judge "$tmp/j1"
+grep -q "expected NAME PCT lines, not 'exec lots'" "$tmp/err" && ok "... naming the line" ||
+	not_ok "... naming the line"
+
 # 2. -j2, the list in the other order: the same bytes
 check "-j2, -w exec,spawn" 4 gate "${short[@]}" -j 2 -w exec,spawn \
 	-o "$run" "$base" "$cand"
