@@ -27,9 +27,9 @@
 /*
  * The longest one step of a send may hold an entry: the journal's, the
  * syslog's (tried only when the journal failed), and the kernel's two
- * (is auditd there, then the record; kernel.c waits for both at once).
- * A record so waits one second at the very worst, an entry two; with
- * nothing stuck, not at all.
+ * (is auditd there, then the record; kernel.c waits for both at once,
+ * and 100 ms more for a late sender to go).  A record so waits 1.1 s
+ * at the very worst, an entry 2.2 s; with nothing stuck, not at all.
  */
 #define AUDIT_SEND_TIMEOUT_MS 250
 

@@ -93,6 +93,15 @@ static int sender_main(void *arg)
 	bool running = false;
 	int r;
 
+	/*
+	 * Its descriptor table is a copy of hijack's: keep only the audit
+	 * socket, or a sender the kernel holds would hold hijack's output,
+	 * its terminal and the target's pidfd as long, and whoever reads
+	 * hijack's output would wait for the kernel, not for hijack.
+	 */
+	if (s->fd > 0)
+		(void)close_range(0, (unsigned int)s->fd - 1, 0);
+	(void)close_range((unsigned int)s->fd + 1, ~0U, 0);
 	r = ask_status(s->fd, &running);
 	/*
 	 * A caller without CAP_AUDIT_CONTROL may not ask, nor without
@@ -191,8 +200,12 @@ static void find_tty(char *buf, size_t len)
 	buf[0] = '\0';
 }
 
-/* Append " key=value" to @msg, @value encoded; false when it is full. */
-static bool append(char *msg, size_t len, const char *key, const char *value)
+/*
+ * Append " key=value" to @msg, @value encoded; false when it is full.
+ * A value cut to KERNEL_VALUE_MAX sets *@cut.
+ */
+static bool append(char *msg, size_t len, const char *key, const char *value,
+		   bool *cut)
 {
 	char v[KERNEL_VALUE_MAX + 1];
 	size_t n = strlen(msg), l = strlen(value);
@@ -200,6 +213,7 @@ static bool append(char *msg, size_t len, const char *key, const char *value)
 	int w;
 
 	if (l > KERNEL_VALUE_MAX) {
+		*cut = true;
 		l = KERNEL_VALUE_MAX;
 		/* Never half of a \xHH escape. */
 		while (l > 0 && l > KERNEL_VALUE_MAX - 4 && value[l - 1] != '\\')
@@ -225,9 +239,10 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 {
 	char numbuf[1024], msg[MAX_AUDIT_MESSAGE_LENGTH - 1024];
 	struct audit_kv kv[AUDIT_FIELDS_MAX];
-	char tty[64];
+	char tty[64], name[64];
 	struct sender s;
 	size_t nkv, i;
+	bool cut;
 	int fd, r;
 
 	/* A kernel without audit says so here, without a process. */
@@ -245,9 +260,23 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 	(void)snprintf(msg, sizeof(msg), "op=hijack-%s hijack_pid=%d",
 		       audit_event_name(event), (int)getpid());
 	nkv = audit_fields(e, event, kv, numbuf, sizeof(numbuf));
-	for (i = 1; i < nkv; i++)
-		if (!append(msg, sizeof(msg), kv[i].key, kv[i].value))
+	for (i = 1; i < nkv; i++) {
+		/* ausearch -i would read "mode" as a file's mode. */
+		const char *key = strcmp(kv[i].key, "mode") == 0 ? "entry_mode" :
+								  kv[i].key;
+
+		cut = false;
+		if (!append(msg, sizeof(msg), key, kv[i].value, &cut))
 			break;
+		/*
+		 * Said beside the value, so that a padded command cannot
+		 * hide its tail from this log without a trace.
+		 */
+		if (cut)
+			(void)snprintf(name, sizeof(name), "%s_cut", key);
+		if (cut && !append(msg, sizeof(msg), name, "yes", &cut))
+			break;
+	}
 	s = (struct sender){
 		.fd = fd,
 		.msg = msg,

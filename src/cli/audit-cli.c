@@ -6,6 +6,7 @@
  * them (the one other place of the CLI that prints).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "audit-cli.h"
+#include "macro.h"
 #include "sessions-cli.h"
 
 #define EXIT_HIJACK_FAILED 125
@@ -155,14 +157,43 @@ const struct hijack_relay_tap *cli_audit_tap(const struct cli_audit *au)
 	return au->rec ? &au->tap : NULL;
 }
 
+/* What ends hijack by default and is held while the start record goes. */
+static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/*
+ * A signal that came while the start record was sent (which may take a
+ * second when a destination is stuck) ends the entry before the command
+ * started, recorded, as it would have killed hijack without a word.
+ * Only signals the caller did not block (@held): a blocked one waits.
+ */
+static void end_if_signalled(struct cli_audit *au, const sigset_t *held,
+			     const sigset_t *old)
+{
+	const struct timespec now = { 0 };
+	struct hijack_diag d = { .step = HIJACK_STEP_WAIT, .err = EINTR };
+	int sig = sigtimedwait(held, NULL, &now);
+
+	if (sig <= 0) {
+		(void)sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	(void)snprintf(d.detail, sizeof(d.detail),
+		       "%s before the command started", strsignal(sig));
+	fprintf(stderr, "hijack: %s\n", d.detail);
+	cli_audit_end(au, 128 + sig, &d);
+	exit(128 + sig);
+}
+
+static void start_record(struct cli_audit *au);
+
 void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 		     const struct hijack_plan *plan,
 		     const struct hijack_target *t,
 		     const struct hijack_container *ct)
 {
 	struct audit_entry *e = &au->entry;
-	char why[256] = "";
-	bool none_runs;
+	sigset_t held, old;
+	size_t i;
 
 	start_recording(au, a, plan, ct);
 	/* The records and the live session's file say the same. */
@@ -179,6 +210,23 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 	cli_session_begin(au);
 	if (!au->on)
 		return;
+	(void)sigemptyset(&held);
+	(void)sigprocmask(SIG_SETMASK, NULL, &old);
+	for (i = 0; i < ARRAY_SIZE(held_signals); i++)
+		if (!sigismember(&old, held_signals[i]))
+			(void)sigaddset(&held, held_signals[i]);
+	(void)sigprocmask(SIG_BLOCK, &held, NULL);
+	start_record(au);
+	end_if_signalled(au, &held, &old);
+}
+
+/* The start record; refused or warned of, as the policy says. */
+static void start_record(struct cli_audit *au)
+{
+	struct audit_entry *e = &au->entry;
+	char why[256] = "";
+	bool none_runs;
+
 	if (audit_write(e, AUDIT_START, why, sizeof(why), &none_runs)) {
 		au->started = true;
 		return;

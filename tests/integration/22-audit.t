@@ -41,7 +41,7 @@ need_program "$PTYDRIVE"
 [ -x "$journald" ] || skip_all "no $journald (Debian: systemd; tests/deps.sh test)"
 require_tools journalctl rsyslogd jq runc lxc-start busybox python3
 
-plan 73
+plan 75
 
 tmp=$(tmpdir)
 n=hj22-$$
@@ -337,8 +337,16 @@ EOF
 	auditctl -e 1 >/dev/null
 	"$HIJACK" --pid "$T" --no-pty --reason "kernel audit" -- true "a b"
 	sleep 0.5
-	grep -q "type=USER_CMD.*op=hijack-start hijack_pid=[0-9]* .*target=\"pid:$T\".*reason=" "$tmp/au/audit.log"
-	ok $? "kernel audit: a USER_CMD record with op=hijack-start and hijack's pid"
+	grep -q "type=USER_CMD.*op=hijack-start hijack_pid=[0-9]* .*target=\"pid:$T\".*entry_mode=\"command\".*reason=" "$tmp/au/audit.log"
+	ok $? "kernel audit: a USER_CMD record with op=hijack-start, hijack's pid, entry_mode (not ausearch's mode)"
+	# A command padded past the kernel record's 1024 bytes a value: cut,
+	# and said so beside it.
+	"$HIJACK" --pid "$T" --no-pty -- true $(seq 400) hj22-tail
+	sleep 0.5
+	grep "type=USER_CMD.*op=hijack-start" "$tmp/au/audit.log" | tail -n 1 >"$tmp/au/long"
+	grep -q ' argv=[0-9A-F]* argv_cut="yes" ' "$tmp/au/long" &&
+		! grep -q "$(printf hj22-tail | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" "$tmp/au/long"
+	ok $? "kernel audit: a command line past 1024 bytes is cut, with argv_cut=\"yes\" beside it"
 
 	# The daemon stops reading and the backlog fills: the kernel then
 	# holds every sender of an audit message for its backlog wait time,
@@ -359,17 +367,33 @@ EOF
 	if [ "$full" != full ]; then
 		skip "kernel audit, stuck" "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
 		skip "kernel audit, stuck" "as above"
+		skip "kernel audit, stuck" "as above"
 	else
+		# Its output read to the end, as a caller's $(...) does: a
+		# sender the kernel holds must hold none of hijack's files.
 		t0=$(date +%s%N)
-		"$HIJACK" --pid "$T" --no-pty -- true 2>"$tmp/au/err"
+		out=$("$HIJACK" --pid "$T" --no-pty -- echo hj22-out 2>"$tmp/au/err")
 		rc=$?
 		ms=$((($(date +%s%N) - t0) / 1000000))
+		[ "$out" = hj22-out ] || rc="$rc, output '$out'"
 		t0=$(date +%s%N)
 		auditctl -m "hj22 probe" >/dev/null 2>&1
 		probe=$((($(date +%s%N) - t0) / 1000000))
 		# The bound: 500 ms for the sender, 100 more for it to go.
 		[ "$rc" = 0 ] && [ "$ms" -lt $((plain + 1000)) ]
-		ok $? "kernel audit, stuck: the entry took $ms ms, $plain ms unstuck (bound: 600 ms more; status $rc: $(head -c 300 "$tmp/au/err"))"
+		ok $? "kernel audit, stuck: the entry and its output took $ms ms, $plain ms unstuck (bound: 600 ms more; status $rc: $(head -c 300 "$tmp/au/err"))"
+		# SIGTERM while the start record waits for the kernel: held,
+		# then the entry ends before the command starts, and says so.
+		rm -f "$tmp/au/ran"
+		"$HIJACK" --pid "$T" --no-pty -- touch "$tmp/au/ran" 2>"$tmp/au/err" &
+		hj=$!
+		sleep 0.2
+		kill -TERM "$hj"
+		wait "$hj"
+		rc=$?
+		[ "$rc" = 143 ] && [ ! -e "$tmp/au/ran" ] &&
+			grep -q "^hijack: Terminated before the command started" "$tmp/au/err"
+		ok $? "kernel audit, stuck: SIGTERM during the start record ends the entry before the command, 143, said (status $rc: $(head -c 300 "$tmp/au/err"))"
 		[ "$probe" -ge 1000 ]
 		ok $? "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
 	fi
