@@ -5,7 +5,7 @@
 # auditing on (a real journald takes the records) against auditing off
 # (audit = off in /etc/hijack/hijack.conf), and, if given, against a
 # BASELINE-HIJACK built without the records; interleaved in batches
-# (on, off, baseline, on, off, ...) so that the load of a shared machine
+# (on, off, baseline, then baseline, off, on, ...) so that the load of a shared machine
 # falls on all of them alike.  Prints the median wall time of an entry
 # in each mode and the ratios, over ROUNDS (20) rounds of BATCH (10)
 # entries a mode, and, when perf(1) is there (a second batch each time),
@@ -65,8 +65,14 @@ modes="on off"
 [ -z "$base" ] || modes="$modes base"
 for m in $modes; do : >"/tmp/audit-bench.$$.$m"; done
 r=0
+# Every other round in the reverse order, so that what one mode leaves
+# behind (journald still writing the last batch's records) falls on
+# each mode alike.
+rev=$(echo $modes | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }')
 while [ $r -lt "$rounds" ]; do
-	for m in $modes; do
+	order=$modes
+	[ $((r % 2)) = 0 ] || order=$rev
+	for m in $order; do
 		batch $m >>"/tmp/audit-bench.$$.$m"
 	done
 	r=$((r + 1))
