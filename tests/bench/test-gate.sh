@@ -69,6 +69,30 @@ fi
 check "--setups 4097 is refused: the pads would repeat" 2 \
 	bash "$here/gate.sh" --setups 4097
 
+# The semaphore workloads the gate boots, each with its role and a margin
+# in the fitted file it reads on the instruction clock.
+check "forkbench --list" 0 "$bindir/forkbench" --list
+for w in sem-1 sem-2 sem-4; do
+	if grep -q "^$w  *secondary .*lockunlock" "$tmp/out" &&
+	   grep -q "^$w  *[0-9][0-9.]*$" "$here/margins.instruction"; then
+		ok "$w: a secondary workload, with a fitted margin"
+	else
+		not_ok "$w: a secondary workload, with a fitted margin"
+	fi
+done
+# Every non-primary workload has a fitted margin, and no primary has one.
+missing=$(awk '$2 != "primary" { print $1 }' "$tmp/out" | while read -r w; do
+	grep -q "^$w " "$here/margins.instruction" || echo "$w"
+done)
+extra=$(awk '$2 == "primary" { print $1 }' "$tmp/out" | while read -r w; do
+	grep -q "^$w " "$here/margins.instruction" && echo "$w"
+done)
+if [ -z "$missing$extra" ]; then
+	ok "margins.instruction: a margin for each control and secondary, none for a primary"
+else
+	not_ok "margins.instruction: missing $missing, primaries $extra"
+fi
+
 for k in "$base" "$cand"; do
 	if [ ! -r "$k" ]; then
 		skip "the boots" "no kernel $k: build them with make check-fork-regression-short (or set GATE_BASELINE and GATE_CANDIDATE)"
