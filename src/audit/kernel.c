@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,11 +98,12 @@ static int sender_main(void *arg)
 	 * Its descriptor table is a copy of hijack's: keep only the audit
 	 * socket, or a sender the kernel holds would hold hijack's output,
 	 * its terminal and the target's pidfd as long, and whoever reads
-	 * hijack's output would wait for the kernel, not for hijack.
+	 * hijack's output would wait for the kernel, not for hijack.  The
+	 * system call itself, as nothing but libaudit is to run here.
 	 */
 	if (s->fd > 0)
-		(void)close_range(0, (unsigned int)s->fd - 1, 0);
-	(void)close_range((unsigned int)s->fd + 1, ~0U, 0);
+		(void)syscall(SYS_close_range, 0U, (unsigned int)s->fd - 1, 0U);
+	(void)syscall(SYS_close_range, (unsigned int)s->fd + 1, ~0U, 0U);
 	r = ask_status(s->fd, &running);
 	/*
 	 * A caller without CAP_AUDIT_CONTROL may not ask, nor without
