@@ -338,6 +338,11 @@ stuck_end() {
 	sleep 0.5
 	auditctl -b "$au_bl" --backlog_wait_time "$au_bw" >/dev/null
 }
+# Two checks of a stuck episode that could not be judged, and why.
+skip2() {
+	skip "kernel audit, stuck" "$1"
+	skip "kernel audit, stuck" "as above"
+}
 # Still stuck? A plain sender held for a second says so ($probe ms).
 probe_held() {
 	t0=$(date +%s%N)
@@ -418,12 +423,10 @@ EOF
 				ok $? "kernel audit, stuck: the entry and its output took $ms ms, $plain ms unstuck (bound: 600 ms more; status $rc: $(head -c 300 "$tmp/au/err"))"
 				ok 0 "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
 			else
-				skip "kernel audit, stuck" "the kernel let its senders go during the check (a plain sender waited $probe ms)"
-				skip "kernel audit, stuck" "as above"
+				skip2 "the kernel let its senders go during the check (a plain sender waited $probe ms)"
 			fi
 		else
-			skip "kernel audit, stuck" "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
-			skip "kernel audit, stuck" "as above"
+			skip2 "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
 		fi
 		stuck_end
 
@@ -443,12 +446,10 @@ EOF
 				ok $? "kernel audit, stuck: SIGTERM during the start record ends the entry before the command, 143, said (status $rc: $(head -c 300 "$tmp/au/err"))"
 				ok 0 "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
 			else
-				skip "kernel audit, stuck" "the kernel let its senders go during the check (a plain sender waited $probe ms)"
-				skip "kernel audit, stuck" "as above"
+				skip2 "the kernel let its senders go during the check (a plain sender waited $probe ms)"
 			fi
 		else
-			skip "kernel audit, stuck" "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
-			skip "kernel audit, stuck" "as above"
+			skip2 "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
 		fi
 		stuck_end
 	fi
