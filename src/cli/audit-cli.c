@@ -184,7 +184,35 @@ static void end_if_signalled(struct cli_audit *au, const sigset_t *held,
 	exit(128 + sig);
 }
 
-static void start_record(struct cli_audit *au);
+/* The start record; refused or warned of, as the policy says. */
+static void start_record(struct cli_audit *au)
+{
+	struct audit_entry *e = &au->entry;
+	char why[256] = "";
+	bool none_runs;
+
+	if (audit_write(e, AUDIT_START, why, sizeof(why), &none_runs)) {
+		au->started = true;
+		return;
+	}
+	if (au->policy.fail_closed) {
+		fprintf(stderr, "hijack: audit: no destination took the start record (%s), and %s says on-audit-failure = refuse\n",
+			why, HIJACK_POLICY_FILE);
+		cli_session_end(au);
+		exit(EXIT_HIJACK_FAILED);
+	}
+	/*
+	 * A machine that runs no journal, no syslog daemon and no audit
+	 * daemon keeps no logs at all: saying so on every entry would only
+	 * bury the command's own messages.  A destination that runs and
+	 * failed (a timeout, a refusal) is worth the warning.
+	 */
+	if (!none_runs)
+		fprintf(stderr, "hijack: warning: audit: no destination took the start record (%s)\n",
+			why);
+	/* The end record would not fare better. */
+	au->on = false;
+}
 
 void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 		     const struct hijack_plan *plan,
@@ -220,35 +248,6 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 	end_if_signalled(au, &held, &old);
 }
 
-/* The start record; refused or warned of, as the policy says. */
-static void start_record(struct cli_audit *au)
-{
-	struct audit_entry *e = &au->entry;
-	char why[256] = "";
-	bool none_runs;
-
-	if (audit_write(e, AUDIT_START, why, sizeof(why), &none_runs)) {
-		au->started = true;
-		return;
-	}
-	if (au->policy.fail_closed) {
-		fprintf(stderr, "hijack: audit: no destination took the start record (%s), and %s says on-audit-failure = refuse\n",
-			why, HIJACK_POLICY_FILE);
-		cli_session_end(au);
-		exit(EXIT_HIJACK_FAILED);
-	}
-	/*
-	 * A machine that runs no journal, no syslog daemon and no audit
-	 * daemon keeps no logs at all: saying so on every entry would only
-	 * bury the command's own messages.  A destination that runs and
-	 * failed (a timeout, a refusal) is worth the warning.
-	 */
-	if (!none_runs)
-		fprintf(stderr, "hijack: warning: audit: no destination took the start record (%s)\n",
-			why);
-	/* The end record would not fare better. */
-	au->on = false;
-}
 
 /* The recording's end, into the end record; said on stderr when early. */
 static void end_recording(struct cli_audit *au)

@@ -343,6 +343,51 @@ skip2() {
 	skip "kernel audit, stuck" "$1"
 	skip "kernel audit, stuck" "as above"
 }
+# stuck_judge SCENARIO: run the function SCENARIO in a stuck episode of
+# its own; it sets $verdict (0 for as it should be) and $what.  Judged
+# only when a plain sender was still held after it.
+stuck_judge() {
+	if ! stuck_begin; then
+		skip2 "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
+	else
+		"$1"
+		if probe_held; then
+			ok "$verdict" "kernel audit, stuck: $what"
+			ok 0 "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
+		else
+			skip2 "the kernel let its senders go during the check (a plain sender waited $probe ms)"
+		fi
+	fi
+	stuck_end
+}
+# An entry and its output, read to the end as a caller's $(...) does: a
+# sender the kernel holds must hold none of hijack's files.  The bound:
+# 500 ms for the sender, 100 more for it to go.
+stuck_output() {
+	t0=$(date +%s%N)
+	out=$("$HIJACK" --pid "$T" --no-pty -- echo hj22-out 2>"$tmp/au/err")
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$out" = hj22-out ] || rc="$rc, output '$out'"
+	[ "$rc" = 0 ] && [ "$ms" -lt $((plain + 1000)) ]
+	verdict=$?
+	what="the entry and its output took $ms ms, $plain ms unstuck (bound: 600 ms more; status $rc: $(head -c 300 "$tmp/au/err"))"
+}
+# SIGTERM while the start record waits for the kernel: held, then the
+# entry ends before the command starts, and says so.
+stuck_sigterm() {
+	rm -f "$tmp/au/ran"
+	"$HIJACK" --pid "$T" --no-pty -- touch "$tmp/au/ran" 2>"$tmp/au/err" &
+	hj=$!
+	sleep 0.2
+	kill -TERM "$hj"
+	wait "$hj"
+	rc=$?
+	[ "$rc" = 143 ] && [ ! -e "$tmp/au/ran" ] &&
+		grep -q "^hijack: Terminated before the command started" "$tmp/au/err"
+	verdict=$?
+	what="SIGTERM during the start record ends the entry before the command, 143, said (status $rc: $(head -c 300 "$tmp/au/err"))"
+}
 # Still stuck? A plain sender held for a second says so ($probe ms).
 probe_held() {
 	t0=$(date +%s%N)
@@ -409,49 +454,8 @@ EOF
 		"$HIJACK" --pid "$T" --no-pty -- true
 		plain=$((($(date +%s%N) - t0) / 1000000))
 
-		# Entry and its output, read to the end as a caller's $(...)
-		# does: a sender the kernel holds must hold none of its files.
-		if stuck_begin; then
-			t0=$(date +%s%N)
-			out=$("$HIJACK" --pid "$T" --no-pty -- echo hj22-out 2>"$tmp/au/err")
-			rc=$?
-			ms=$((($(date +%s%N) - t0) / 1000000))
-			[ "$out" = hj22-out ] || rc="$rc, output '$out'"
-			if probe_held; then
-				# The bound: 500 ms for the sender, 100 more for it to go.
-				[ "$rc" = 0 ] && [ "$ms" -lt $((plain + 1000)) ]
-				ok $? "kernel audit, stuck: the entry and its output took $ms ms, $plain ms unstuck (bound: 600 ms more; status $rc: $(head -c 300 "$tmp/au/err"))"
-				ok 0 "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
-			else
-				skip2 "the kernel let its senders go during the check (a plain sender waited $probe ms)"
-			fi
-		else
-			skip2 "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
-		fi
-		stuck_end
-
-		# SIGTERM while the start record waits for the kernel: held,
-		# then the entry ends before the command starts, and says so.
-		if stuck_begin; then
-			rm -f "$tmp/au/ran"
-			"$HIJACK" --pid "$T" --no-pty -- touch "$tmp/au/ran" 2>"$tmp/au/err" &
-			hj=$!
-			sleep 0.2
-			kill -TERM "$hj"
-			wait "$hj"
-			rc=$?
-			if probe_held; then
-				[ "$rc" = 143 ] && [ ! -e "$tmp/au/ran" ] &&
-					grep -q "^hijack: Terminated before the command started" "$tmp/au/err"
-				ok $? "kernel audit, stuck: SIGTERM during the start record ends the entry before the command, 143, said (status $rc: $(head -c 300 "$tmp/au/err"))"
-				ok 0 "kernel audit, stuck: the kernel held a plain sender (auditctl -m) $probe ms meanwhile"
-			else
-				skip2 "the kernel let its senders go during the check (a plain sender waited $probe ms)"
-			fi
-		else
-			skip2 "the kernel never held a sender with its backlog over the limit (flood: ${full:-no answer in 60 s})"
-		fi
-		stuck_end
+		stuck_judge stuck_output
+		stuck_judge stuck_sigterm
 	fi
 fi
 
