@@ -298,7 +298,11 @@ mount --bind "$tmp/rs/log.sock" /dev/log || bail "bind over /dev/log"
 "$HIJACK" --pid "$T" --no-pty --reason 'x"] y' -- sh -c 'exit 0' "$(printf 'a\nstart [hijack@32473 event="end"]')"
 is "$?" 0 "syslog: the entry runs"
 "$HIJACK" "$(printf 'evil\nend [x]')" true 2>/dev/null
-sleep 0.5
+# rsyslogd writes when it gets to it: three lines waited for, then a
+# moment for a forged fourth.
+i=0
+while [ "$(wc -l <"$tmp/rs/messages" 2>/dev/null || echo 0)" -lt 3 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
 is "$(wc -l <"$tmp/rs/messages")" 3 "three records, three lines: nothing forged a line"
 like "$(sed -n 1p "$tmp/rs/messages")" 'start \[hijack@32473 event="start" session="*"*argv="sh -c exit\\\\x200 a\\\\x0astart\\\\x20\[hijack@32473\\\\x20event=\\\\x22end\\\\x22\\\\x5d"*reason="x\\\\x22\\\\x5d y"*' \
 	"the start record: argv and reason escaped inside the structured data"
@@ -388,6 +392,14 @@ stuck_sigterm() {
 	verdict=$?
 	what="SIGTERM during the start record ends the entry before the command, 143, said (status $rc: $(head -c 300 "$tmp/au/err"))"
 }
+# The USER_CMD record matching $1, waited for up to 10 s, into $2.
+au_find() {
+	i=0
+	while ! grep "type=USER_CMD.*$1" "$tmp/au/audit.log" >"$2" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 # Still stuck? A plain sender held for a second says so ($probe ms).
 probe_held() {
 	t0=$(date +%s%N)
@@ -424,18 +436,24 @@ EOF
 	i=0
 	while [ "$(auditctl -s | sed -n 's/^pid //p')" = 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	auditctl -e 1 >/dev/null
-	"$HIJACK" --pid "$T" --no-pty --reason "kernel audit" -- true "a b"
-	sleep 0.5
-	grep -q "type=USER_CMD.*op=hijack-start hijack_pid=[0-9]* .*target=\"pid:$T\".*entry_mode=\"command\".*reason=" "$tmp/au/audit.log"
-	ok $? "kernel audit: a USER_CMD record with op=hijack-start, hijack's pid, entry_mode (not ausearch's mode)"
+	# Other tests' entries write to the same log meanwhile: each record
+	# is found by what only this entry carries, and waited for, since
+	# auditd writes it when it gets to it.
+	"$HIJACK" --pid "$T" --no-pty --reason hj22-kernel-audit -- true "a b"
+	au_find "op=hijack-start hijack_pid=[0-9]* .*reason=\"hj22-kernel-audit\"" "$tmp/au/start"
+	grep -q "type=USER_CMD.*op=hijack-start hijack_pid=[0-9]* .*target=\"pid:$T\".*entry_mode=\"command\".*reason=" "$tmp/au/start"
+	rc=$?
+	ok $rc "kernel audit: a USER_CMD record with op=hijack-start, hijack's pid, entry_mode (not ausearch's mode)"
+	[ $rc = 0 ] || diag "the record: $(head -c 600 "$tmp/au/start")"
 	# A command padded past the kernel record's 1024 bytes a value: cut,
 	# and said so beside it.
-	"$HIJACK" --pid "$T" --no-pty -- true $(seq 400) hj22-tail
-	sleep 0.5
-	grep "type=USER_CMD.*op=hijack-start" "$tmp/au/audit.log" | tail -n 1 >"$tmp/au/long"
+	"$HIJACK" --pid "$T" --no-pty --reason hj22-long -- true $(seq 400) hj22-tail
+	au_find "op=hijack-start hijack_pid=[0-9]* .*reason=\"hj22-long\"" "$tmp/au/long"
 	grep -q ' argv=[0-9A-F]* argv_cut="yes" ' "$tmp/au/long" &&
 		! grep -q "$(printf hj22-tail | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" "$tmp/au/long"
-	ok $? "kernel audit: a command line past 1024 bytes is cut, with argv_cut=\"yes\" beside it"
+	rc=$?
+	ok $rc "kernel audit: a command line past 1024 bytes is cut, with argv_cut=\"yes\" beside it"
+	[ $rc = 0 ] || diag "the record: $(head -c 600 "$tmp/au/long")"
 
 	# The daemon stops reading and the backlog fills: the kernel then
 	# holds every sender of an audit message for its backlog wait time,
