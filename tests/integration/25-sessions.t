@@ -129,14 +129,14 @@ mkfifo "$tmp/fifo"
 start_entry() {
 	case $1 in
 	command)
-		"$HIJACK" "$2" --no-pty -- sleep 60 </dev/null >/dev/null 2>>"$tmp/errs" &
+		"$HIJACK" "$2" --no-pty -- sleep 3600 </dev/null >/dev/null 2>>"$tmp/errs" &
 		;;
 	pty)
-		"$PTYDRIVE" -e READY -- "$HIJACK" "$2" -- sh -c 'echo READY; exec sleep 60' \
+		"$PTYDRIVE" -e READY -- "$HIJACK" "$2" -- sh -c 'echo READY; exec sleep 3600' \
 			>"$tmp/pty.out" 2>&1 &
 		;;
 	tools)
-		"$HIJACK" --tools "$2" -- sleep 60 </dev/null >/dev/null 2>>"$tmp/errs" &
+		"$HIJACK" --tools "$2" -- sleep 3600 </dev/null >/dev/null 2>>"$tmp/errs" &
 		;;
 	write-file)
 		# Its input held open: the copy waits for the rest.
@@ -224,7 +224,7 @@ is "$(field "$s" $END HIJACK_ENDED_BY_UID):$(field "$s" $END HIJACK_EXIT_STATUS)
 	"the ended entry's end record: ended by uid 0, the command's status"
 
 # --- a command that ignores SIGHUP: killed after the grace period ------------
-"$HIJACK" --pid "$T" --no-pty -- sh -c 'trap "" HUP; exec sleep 60' </dev/null >/dev/null 2>&1 &
+"$HIJACK" --pid "$T" --no-pty -- sh -c 'trap "" HUP; exec sleep 3600' </dev/null >/dev/null 2>&1 &
 hj=$!
 bg="$bg $hj"
 s=$(sid "pid:$T" command)
@@ -240,7 +240,7 @@ is "$(field "$s" $ENDSESS HIJACK_OUTCOME)" command-killed "the end-session recor
 ok $? "within the grace period and the bound after it"
 
 # --- a stopped hijack: killed itself, its file removed -----------------------
-"$HIJACK" --pid "$T" --no-pty -- sleep 60 </dev/null >/dev/null 2>&1 &
+"$HIJACK" --pid "$T" --no-pty -- sleep 3600 </dev/null >/dev/null 2>&1 &
 hj=$!
 bg="$bg $hj"
 s=$(sid "pid:$T" command)
@@ -280,7 +280,7 @@ is "$(ls -a "$D" | grep -c "$stale")" 1 "with the dead writer's old temporary fi
 rm -f "$D/.$s.98.tmp"
 
 # --- a reused pid: a file whose pid lives, but is another process ------------
-"$HIJACK" --pid "$T" --no-pty -- sleep 60 </dev/null >/dev/null 2>&1 &
+"$HIJACK" --pid "$T" --no-pty -- sleep 3600 </dev/null >/dev/null 2>&1 &
 hj=$!
 bg="$bg $hj"
 s=$(sid "pid:$T" command)
@@ -337,7 +337,7 @@ rm -f "$D"/bbbbbbbb*.json
 # --- hostile command lines -----------------------------------------------------
 # 300 KB of arguments (the kernel takes 128 KiB at most in one).
 big=$(head -c 100000 /dev/zero | tr '\0' z)
-"$HIJACK" --pid "$T" --no-pty -- sh -c 'sleep 60' "$(printf 'a\nb\033[31mRED\302\233c\233d')" \
+"$HIJACK" --pid "$T" --no-pty -- sh -c 'sleep 3600' "$(printf 'a\nb\033[31mRED\302\233c\233d')" \
 	"$big" "$big" "$big" \
 	</dev/null >/dev/null 2>&1 &
 hj2=$!
