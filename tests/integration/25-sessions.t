@@ -347,7 +347,7 @@ until [ "$(ls "$D" | wc -l)" = 2 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1))
 h=$(sessions_json | jq -r --arg o "$s" '.sessions[] | select(.session != $o) | .session')
 "$HIJACK" --sessions >"$tmp/table" 2>&1
 # (Case patterns: "\\" is one backslash, "\[" a bracket.)
-like "$(grep "^$h " "$tmp/table")" '*sleep\\x2060 a\\x0ab\\x1b\[31mRED\\xc2\\x9bc\\x9bd zzz*' \
+like "$(grep "^$h " "$tmp/table")" '*sleep\\x203600 a\\x0ab\\x1b\[31mRED\\xc2\\x9bc\\x9bd zzz*' \
 	"newline, ESC, C1 (UTF-8 and raw) come out escaped in the table"
 is "$(grep -c "$(printf '\033')" "$tmp/table"):$(LC_ALL=C grep -c "$(printf '\233')" "$tmp/table")" "0:0" \
 	"no raw ESC or CSI byte in it"
