@@ -153,6 +153,26 @@ grep_ok "missing file: named" "$tmp/nonexistent: No such file" "$tmp/err"
 printf '{"forkbench": 1, "workloads": [\n  {"name": "spawn", "samples": [1, ]}\n]}\n' >"$tmp/bad.json"
 check "broken JSON: exit 2" 2 "$BENCHCMP" "$tmp/bad.json" "$tmp/bad.json"
 grep_ok "broken JSON: file and line" "$tmp/bad.json: line 2:" "$tmp/err"
+# well-formed JSON that is not what forkbench writes: named by its place
+bad_json() {
+	printf '%s\n' "$2" >"$tmp/odd.json"
+	check "$1: exit 2" 2 "$BENCHCMP" "$tmp/odd.json" "$tmp/odd.json"
+	grep_ok "$1: named" "$3" "$tmp/err"
+}
+bad_json "not forkbench's" '{"workloads": []}' \
+	"$tmp/odd.json: not a forkbench document"
+bad_json "a workload without a name" '{"forkbench": 1, "workloads": [{"samples": [{"ns_per_op": 1}]}]}' \
+	"$tmp/odd.json: workload 1: no \"name\" or \"samples\""
+bad_json "a workload twice" '{"forkbench": 1, "workloads": [{"name": "a", "samples": [{"ns_per_op": 1}]}, {"name": "a", "samples": [{"ns_per_op": 1}]}]}' \
+	"$tmp/odd.json: workload 'a' appears twice"
+bad_json "a sample without its number" '{"forkbench": 1, "workloads": [{"name": "a", "samples": [{"ns_per_op": 2}, {"batch": 5}]}]}' \
+	"$tmp/odd.json: workload 'a': sample 2 without a number \"ns_per_op\""
+bad_json "a sample at zero" '{"forkbench": 1, "workloads": [{"name": "a", "samples": [{"ns_per_op": 0}]}]}' \
+	"$tmp/odd.json: workload 'a': sample 1: ns_per_op is not positive"
+bad_json "a member twice" '{"forkbench": 1, "forkbench": 1, "workloads": []}' \
+	"$tmp/odd.json: line 1: duplicate object key"
+bad_json "data after the document" '{"forkbench": 1, "workloads": []} {}' \
+	"$tmp/odd.json: line 1: end of file expected"
 check "--look beyond --looks: exit 2" 2 \
 	"$BENCHCMP" --look 3 --looks 2 "$tmp/base" "$tmp/slow"
 
