@@ -63,11 +63,11 @@ ALWAYS = {"build", "test"}
 FILE_GROUPS = [
     ("tests/kernel/test-harness.sh", "test"),   # run by make check
     ("tests/kernel/", "kernel"),
-    ("tests/bench/gate.sh", "kernel"),
+    ("gate/gate.sh", "kernel"),
     # The README's "More tests", which want build test kernel.
     ("tests/bench/entry-latency.sh", "kernel"),
-    ("tests/bench/run-bench.sh", "kernel"),
-    ("tests/bench/resample.sh", "kernel"),
+    ("gate/run-bench.sh", "kernel"),
+    ("gate/resample.sh", "kernel"),
     ("tests/integration/mkpayload.sh", "kernel"),
     ("tests/fuzz/", "fuzz"),
     ("tests/fresh-debian.sh", "fresh"),
@@ -430,7 +430,7 @@ def main():
     # business and call far more than a Debian build ever runs.
     scripts = []
     candidates = ["autogen.sh", "build-aux/tap-driver.sh"]
-    for d in (".ci", "tests"):
+    for d in (".ci", "tests", "gate"):
         for top, dirs, files in os.walk(os.path.join(src, d)):
             dirs[:] = sorted(x for x in dirs if x not in ("corpus", "findings"))
             candidates += [os.path.relpath(os.path.join(top, f), src)
@@ -456,7 +456,7 @@ def main():
     problems = []
     texts = [(rel, open(os.path.join(src, rel)).read(), lang,
               group_of(FILE_GROUPS, rel)) for rel, lang in scripts]
-    for mk in ("Makefile.am", "tests/bench/Makemodule.am"):
+    for mk in ("Makefile.am", "gate/Makemodule.am", "tests/bench/Makemodule.am"):
         if os.path.exists(os.path.join(src, mk)):
             for text, line, targets in make_recipes(os.path.join(src, mk)):
                 texts.append(("%s:%d" % (mk, line), text, "bash",

@@ -1,6 +1,6 @@
 # sshd.sh - an sshd of the test's own on a loopback address, logging in
 # with a key the test makes, for the tests that drive something over ssh
-# (17-ansible.t, tests/bench/test-gate.sh).  POSIX sh; needs root.
+# (17-ansible.t, gate/tests/test-gate.sh).  POSIX sh; needs root.
 #
 #   sshd_start DIR ADDR  makes DIR (mode 0700, new) and in it the host key, the
 #                        client key DIR/id, DIR/known_hosts that knows the

@@ -132,7 +132,7 @@ if [ "$icount" = 1 ]; then
 	[ "$accel" = tcg ] || die "the instruction clock (-I) needs TCG: set HIJACK_ACCEL=tcg"
 	# Guest time advances with executed instructions only; with the
 	# address space layout fixed, runs become repeatable
-	# (tests/bench/README.md).
+	# (gate/README.md).
 	args+=(-icount "shift=0,sleep=off,align=off" -rtc "clock=vm")
 	cmdline="$cmdline norandmaps nokaslr"
 fi

@@ -851,7 +851,7 @@ _Static_assert(ARRAY_SIZE(workloads) == NR_WORKLOADS,
  * Samples recorded for @w: --samples-other (default --samples) for the
  * secondary and control workloads.  Their margins are twice the primaries' or they
  * only have to stay put, so the gate spends fewer batches on them and the
- * time saved on more boots (tests/bench/README.md).
+ * time saved on more boots (gate/README.md).
  */
 size_t samples_of(const struct bench *b, const struct workload *w)
 {

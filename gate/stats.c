@@ -56,7 +56,7 @@ double stats_median(const double *v, size_t n)
  * The mean of one boot's batches: on the instruction clock there are no
  * outliers to resist, and each batch holds a whole number of timer ticks,
  * so the median snaps to batches with one count of ticks while the mean
- * takes every tick at its share (README.md, "Measured here").
+ * takes every tick at its share (RESULTS.md).
  */
 double stats_mean(const double *v, size_t n)
 {

@@ -76,8 +76,8 @@ set -eu
 {
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernel_dir=$here/../kernel
-bindir=${BENCH_BINDIR:-${top_builddir:-$here/../..}/tests/bench}
+kernel_dir=$here/../tests/kernel
+bindir=${BENCH_BINDIR:-${top_builddir:-$here/..}/gate}
 [ -x "$bindir/forkbench" ] || bindir=$here
 out=./gate-results
 looks=8
@@ -266,7 +266,7 @@ fi
 
 for p in forkbench benchcmp; do
 	[ "$mode:$p" != judge:forkbench ] || continue
-	[ -x "$bindir/$p" ] || die "no $bindir/$p: build it first (make, or make -f tests/bench/Makefile.dev)"
+	[ -x "$bindir/$p" ] || die "no $bindir/$p: build it first (make, or make -f gate/Makefile.dev)"
 done
 
 # -w chooses workloads, never their order: a workload's cost depends on
@@ -532,7 +532,7 @@ judge() {
 
 # How many warm-up batches forkbench discarded (beyond calibration) in the
 # boots judged: the warm-up goes on until two batches agree, so a workload
-# disturbed by what ran before shows here (tests/bench/RESULTS.md).
+# disturbed by what ran before shows here (gate/RESULTS.md).
 warmup_summary() {
 	local i files=()
 	for ((i = 1; i <= $1; i++)); do

@@ -41,10 +41,11 @@ tap_done() {
 	[ "$failed" -eq 0 ]
 }
 
-# Where the programs under test are: $BENCH_BINDIR, else tests/bench of the
+# Where the programs under test are: $BENCH_BINDIR, else gate/ of the
 # build tree (make check runs at its top), else, when PROGRAM is not there,
-# beside the test scripts ($here).
+# the gate's source folder above the test scripts (make -f gate/Makefile.dev
+# builds them there).
 find_bindir() {
-	bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
-	[ -x "$bindir/$1" ] || bindir=$here
+	bindir=${BENCH_BINDIR:-${top_builddir:-.}/gate}
+	[ -x "$bindir/$1" ] || bindir=$(cd "$here/.." && pwd)
 }

@@ -8,7 +8,7 @@
 #   - boots run at once (-j2) give byte-identical per-boot JSON and the
 #     same verdict files as boots run one at a time (-j1), and so does a
 #     workload list in another order;
-#   - the sharding recipe of tests/bench/README.md: GNU parallel runs
+#   - the sharding recipe of gate/README.md: GNU parallel runs
 #     gate.sh --boots-only over ssh (an sshd this test starts on 127.0.0.1
 #     with keys it makes), gate.sh --judge merges: the same files again;
 #   - -j with a real-time clock is refused;
@@ -25,23 +25,24 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-bindir=${BENCH_BINDIR:-${top_builddir:-.}/tests/bench}
-[ -x "$bindir/forkbench" ] || bindir=$here
+gate_dir=$(cd "$here/.." && pwd)
+bindir=${BENCH_BINDIR:-${top_builddir:-.}/gate}
+[ -x "$bindir/forkbench" ] || bindir=$gate_dir
 bindir=$(cd "$bindir" && pwd)
-kernel_dir=$here/../kernel
+kernel_dir=$here/../../tests/kernel
 kcache=${HIJACK_KCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hijack-kernel}
 base=${GATE_BASELINE:-$kcache/images/vanilla.bzImage}
 cand=${GATE_CANDIDATE:-$kcache/images/patched.bzImage}
 
 . "$here/tap.sh"
-. "$here/../integration/sshd.sh"
+. "$here/../../tests/integration/sshd.sh"
 # an sshd left by a test that died would hold its port and keys
 trap 'sshd_stop; rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 
 # 0. The setups, no boot: pads of 1..4096 bytes without replacement.
 check "--setups 999 draws the setups of 999 pairs" 0 \
-	bash "$here/gate.sh" -s 7 --setups 999
+	bash "$gate_dir/gate.sh" -s 7 --setups 999
 cp "$tmp/out" "$tmp/setups999"
 if awk '/^pair / { p = $6 + 0; gsub(/,/, "", p)
 		   if (p < 1 || p > 4096 || seen[p]++) bad++
@@ -54,27 +55,27 @@ else
 fi
 grep -qx 'distinct: 999 of 999' "$tmp/setups999" && ok "--setups counts 999 distinct setups" ||
 	not_ok "--setups counts 999 distinct setups"
-check "--setups 80" 0 bash "$here/gate.sh" -s 7 --setups 80
+check "--setups 80" 0 bash "$gate_dir/gate.sh" -s 7 --setups 80
 if [ "$(grep '^pair' "$tmp/out")" = "$(grep '^pair' "$tmp/setups999" | head -80)" ]; then
 	ok "a pair's setup does not depend on how many pairs are drawn"
 else
 	not_ok "a pair's setup does not depend on how many pairs are drawn"
 fi
-check "--setups 80 of another seed" 0 bash "$here/gate.sh" -s 8 --setups 80
+check "--setups 80 of another seed" 0 bash "$gate_dir/gate.sh" -s 8 --setups 80
 if [ "$(grep '^pair' "$tmp/out")" != "$(grep '^pair' "$tmp/setups999" | head -80)" ]; then
 	ok "another master seed, other setups"
 else
 	not_ok "another master seed, other setups"
 fi
 check "--setups 4097 is refused: the pads would repeat" 2 \
-	bash "$here/gate.sh" --setups 4097
+	bash "$gate_dir/gate.sh" --setups 4097
 
 # The semaphore workloads the gate boots, each with its role and a margin
 # in the fitted file it reads on the instruction clock.
 check "forkbench --list" 0 "$bindir/forkbench" --list
 for w in sem-1 sem-2 sem-4; do
 	if grep -q "^$w  *secondary .*lockunlock" "$tmp/out" &&
-	   grep -q "^$w  *[0-9][0-9.]*$" "$here/margins.instruction"; then
+	   grep -q "^$w  *[0-9][0-9.]*$" "$gate_dir/margins.instruction"; then
 		ok "$w: a secondary workload, with a fitted margin"
 	else
 		not_ok "$w: a secondary workload, with a fitted margin"
@@ -83,7 +84,7 @@ done
 # Every non-primary workload has a fitted margin, and no primary has one:
 # the workloads where being a primary and having a margin go together.
 bad=$(awk 'NR == FNR { if (NF && $1 !~ /^#/) m[$1] = 1; next }
-	($2 == "primary") == ($1 in m) { print $1 }' "$here/margins.instruction" "$tmp/out")
+	($2 == "primary") == ($1 in m) { print $1 }' "$gate_dir/margins.instruction" "$tmp/out")
 if [ -z "$bad" ]; then
 	ok "margins.instruction: a margin for each control and secondary, none for a primary"
 else
@@ -101,7 +102,7 @@ base=$(realpath "$base")
 cand=$(realpath "$cand")
 
 gate() {
-	BENCH_BINDIR=$bindir bash "$here/gate.sh" -t 1200 "$@"
+	BENCH_BINDIR=$bindir bash "$gate_dir/gate.sh" -t 1200 "$@"
 }
 # the settings every run shares; -o is the same path each time, so that
 # the verdict files, which name their inputs, can be compared byte for byte
@@ -193,7 +194,7 @@ ssh_recipe() {
 		# brings that back here.
 		parallel --will-cite --ssh "ssh -F $tmp/ssh/config" -S 2/sshd-test \
 			--workdir ... --return 'shard-{}' --cleanup \
-			"HIJACK_KCACHE=$kcache BENCH_BINDIR=$bindir bash $here/gate.sh -t 1200 ${short[*]} -w spawn,exec -o shard-{} --boots-only {} $base $cand" \
+			"HIJACK_KCACHE=$kcache BENCH_BINDIR=$bindir bash $gate_dir/gate.sh -t 1200 ${short[*]} -w spawn,exec -o shard-{} --boots-only {} $base $cand" \
 			::: A1 B1
 	) >"$tmp/ssh/parallel.log" 2>&1
 	echo $? >"$tmp/ssh/parallel.rc"
@@ -233,11 +234,11 @@ grep -q 'is not boot 1 of the baseline' "$tmp/err" && ok "and says so" ||
 	not_ok "and says so"
 
 # 5. The warm-up: exec, spawn-big, exec in one boot, as listed.  spawn-big's
-# freed 256 MiB made exec's first batches 30-45% slow (tests/bench/RESULTS.md);
+# freed 256 MiB made exec's first batches 30-45% slow (gate/RESULTS.md);
 # the warm-up must discard them, so that both execs record the same cost.
 mkdir -p "$tmp/wu/payload"
 cp "$bindir/forkbench" "$tmp/wu/payload/forkbench"
-cp "$here/run-bench.sh" "$tmp/wu/payload/run-bench"
+cp "$gate_dir/run-bench.sh" "$tmp/wu/payload/run-bench"
 chmod 755 "$tmp/wu/payload/run-bench"
 # gen_init_cpio: the build tree of a bzImage in O/arch/x86/boot, else the
 # kernel cache's (mkinitramfs.sh's default), as gate.sh does
@@ -271,7 +272,7 @@ print("the slowest discarded batch after spawn-big: %+.1f%% (%s)" %
 assert after["settled"], "the warm-up after spawn-big did not settle"
 # The transient (+20-45% in the first batches) must be gone from every
 # recorded batch.  What stays is the lasting effect of the kernel state
-# spawn-big leaves, which README.md measures at up to 1.5%: not the
+# spawn-big leaves, which RESULTS.md measures at up to 1.5%: not the
 # warm-up's to remove, and the canonical order keeps it equal on both sides;
 # and each batch's own scatter, up to 2.5% here since the samples run at
 # different stack offsets (measured: 174961 against a mean of 179462).

@@ -8,6 +8,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+gate_dir=$(cd "$here/.." && pwd)
 . "$here/tap.sh"
 find_bindir benchcmp
 BENCHCMP=$bindir/benchcmp
@@ -152,6 +153,26 @@ grep_ok "missing file: named" "$tmp/nonexistent: No such file" "$tmp/err"
 printf '{"forkbench": 1, "workloads": [\n  {"name": "spawn", "samples": [1, ]}\n]}\n' >"$tmp/bad.json"
 check "broken JSON: exit 2" 2 "$BENCHCMP" "$tmp/bad.json" "$tmp/bad.json"
 grep_ok "broken JSON: file and line" "$tmp/bad.json: line 2:" "$tmp/err"
+# well-formed JSON that is not what forkbench writes: named by its place
+bad_json() {
+	printf '%s\n' "$2" >"$tmp/odd.json"
+	check "$1: exit 2" 2 "$BENCHCMP" "$tmp/odd.json" "$tmp/odd.json"
+	grep_ok "$1: named" "$3" "$tmp/err"
+}
+bad_json "not forkbench's" '{"workloads": []}' \
+	"$tmp/odd.json: not a forkbench document"
+bad_json "a workload without a name" '{"forkbench": 1, "workloads": [{"samples": [{"ns_per_op": 1}]}]}' \
+	"$tmp/odd.json: workload 1: no \"name\" or \"samples\""
+bad_json "a workload twice" '{"forkbench": 1, "workloads": [{"name": "a", "samples": [{"ns_per_op": 1}]}, {"name": "a", "samples": [{"ns_per_op": 1}]}]}' \
+	"$tmp/odd.json: workload 'a' appears twice"
+bad_json "a sample without its number" '{"forkbench": 1, "workloads": [{"name": "a", "samples": [{"ns_per_op": 2}, {"batch": 5}]}]}' \
+	"$tmp/odd.json: workload 'a': sample 2 without a number \"ns_per_op\""
+bad_json "a sample at zero" '{"forkbench": 1, "workloads": [{"name": "a", "samples": [{"ns_per_op": 0}]}]}' \
+	"$tmp/odd.json: workload 'a': sample 1: ns_per_op is not positive"
+bad_json "a member twice" '{"forkbench": 1, "forkbench": 1, "workloads": []}' \
+	"$tmp/odd.json: line 1: duplicate object key"
+bad_json "data after the document" '{"forkbench": 1, "workloads": []} {}' \
+	"$tmp/odd.json: line 1: end of file expected"
 check "--look beyond --looks: exit 2" 2 \
 	"$BENCHCMP" --look 3 --looks 2 "$tmp/base" "$tmp/slow"
 
@@ -200,12 +221,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # 24 boots of one kernel: looks of 6 and 12 pairs, at 90% confidence.
 boots "$tmp/P" 900 24 --json "$four"
 check "fit-margins.py: a pool of one kernel's boots" 0 \
-	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 6,12 \
+	env BENCH_BINDIR="$bindir" python3 "$gate_dir/fit-margins.py" -n 20 -l 6,12 \
 	-o "$tmp/margins" "$tmp/P"
 grep_ok "fit-margins.py: a margin for the control" "^syscall  *[0-9.]*$" "$tmp/margins"
 cp "$tmp/err" "$tmp/err.j"
 check "fit-margins.py -j 1: one benchcmp at a time" 0 \
-	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 6,12 -j 1 \
+	env BENCH_BINDIR="$bindir" python3 "$gate_dir/fit-margins.py" -n 20 -l 6,12 -j 1 \
 	-o "$tmp/margins.j1" "$tmp/P"
 if cmp -s "$tmp/margins" "$tmp/margins.j1" && cmp -s "$tmp/err" "$tmp/err.j"; then
 	ok "fit-margins.py: ... the same margins and report as with several at once"
@@ -232,12 +253,12 @@ fi
 boots "$tmp/E" 500 12 --json "$four"
 boots "$tmp/F" 600 12 --json "spawn::3,${four#spawn,}"
 check "fit-margins.py -c: A against a second kernel" 0 \
-	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -n 20 -l 6 \
+	env BENCH_BINDIR="$bindir" python3 "$gate_dir/fit-margins.py" -n 20 -l 6 \
 	-c "$tmp/F" -o "$tmp/margins" "$tmp/E"
 grep_ok "fit-margins.py: the A/B resamples see the 3% slower spawn" \
 	"^A/B look 1 (6 pairs), fitted margins, 20 resamples: overall FAIL 20$" "$tmp/err"
 check "fit-margins.py: a pool too small for the first look: exit 2" 2 \
-	env BENCH_BINDIR="$bindir" python3 "$here/fit-margins.py" -l 4 "$tmp/A"
+	env BENCH_BINDIR="$bindir" python3 "$gate_dir/fit-margins.py" -l 4 "$tmp/A"
 grep_ok "fit-margins.py: ... says so" "needs 8" "$tmp/err"
 
 # -- setup-effect.py: a cost that the pad's place in its page sets ---------
@@ -261,7 +282,7 @@ for side in "AB":
                     x["ns_per_op"] *= 1.01
         json.dump(run, open(p, "w"))
 PY
-	python3 "$here/setup-effect.py" -w spawn,exec "$tmp/S" >"$tmp/out" 2>&1
+	python3 "$gate_dir/setup-effect.py" -w spawn,exec "$tmp/S" >"$tmp/out" 2>&1
 	grep_ok "setup-effect.py: the pad explains spawn's spread" \
 		"^     r(pad) +0\.[6-9][0-9]  eta2(pad, eighths of a page) 0\.[6-9]" "$tmp/out"
 	grep_ok "setup-effect.py: ... and the same setup costs alike on both kernels" \
@@ -272,18 +293,18 @@ PY
 		ok "setup-effect.py: ... not exec's, which is each boot's own noise"
 	fi
 	check "setup-effect.py: a folder without A/ and B/: exit 2" 2 \
-		python3 "$here/setup-effect.py" "$tmp/A"
+		python3 "$gate_dir/setup-effect.py" "$tmp/A"
 else
 	for i in 1 2 3 4; do skip "setup-effect.py" "python3 not installed"; done
 fi
 
 # -- resample.sh: A/A by random splits of one kernel's boots ---------------
 check "resample.sh: one kernel's boots" 0 \
-	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/C"
+	env BENCH_BINDIR="$bindir" bash "$gate_dir/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/C"
 grep_ok "resample.sh: no false FAIL in 12 splits" "^splits with any FAIL: 0 of 12 " "$tmp/out"
 grep_ok "resample.sh: a row per workload" "^spawn  *[0-9]" "$tmp/out"
 check "resample.sh: a pool of two kernels (spawn 3% apart)" 0 \
-	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/D"
+	env BENCH_BINDIR="$bindir" bash "$gate_dir/resample.sh" -n 12 -k 5 -l 1/1 "$tmp/A" "$tmp/D"
 # Mixed halves widen spawn's interval: it no longer PASSes in every split.
 if [ "$(awk '$1 == "spawn" { print $2 }' "$tmp/out")" -lt 12 ]; then
 	ok "resample.sh: ... spawn stops PASSing every split: the splits see the mix"
@@ -292,7 +313,7 @@ else
 	sed 's/^/# /' "$tmp/out"
 fi
 check "resample.sh: too few boots: exit 2" 2 \
-	env BENCH_BINDIR="$bindir" bash "$here/resample.sh" -k 50 "$tmp/A"
+	env BENCH_BINDIR="$bindir" bash "$gate_dir/resample.sh" -k 50 "$tmp/A"
 
 # -- --per-boot: a boot's median or its mean ------------------------------
 # Each candidate boot has batches 100, 100, 130: its median is the

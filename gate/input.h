@@ -43,7 +43,8 @@ struct side {
  * or any other counter, then divided by the sample's "batch" to give a
  * per-operation figure.  A side of several files gets one value per file:
  * the median of its samples, or with boot_mean their mean.  On failure returns -1 with a one-line message
- * naming the file (and line) in err.
+ * in err naming the file and the place: a line of a ministat file or of a
+ * JSON syntax error, else the workload and sample of a forkbench document.
  */
 int side_load(const char *arg, const char *field, bool boot_mean,
 	      struct side *side, char *err, size_t errlen);

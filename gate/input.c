@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * input.c - ministat and forkbench JSON readers for benchcmp, see input.h.
+ *
+ * forkbench's documents are parsed by jansson, strictly: a duplicate
+ * member or anything after the document is an error, since the gate's
+ * inputs are machine-written and anything odd in them is a bug to report,
+ * not to guess around.  Every number is read as a double, as the
+ * statistics use them.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -16,8 +22,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "input.h"
-#include "json.h"
 #include "stats.h"
 
 /* The samples of one file, before a side is assembled from files. */
@@ -28,11 +35,17 @@ struct file_data {
 	struct side_file info;
 };
 
-static char *env_string(const struct json *env, const char *key)
+/* json_object_get() that also takes NULL and non-objects, giving NULL. */
+static json_t *member(const json_t *obj, const char *key)
 {
-	const struct json *v = json_get(env, key);
+	return json_is_object(obj) ? json_object_get(obj, key) : NULL;
+}
 
-	return v && v->type == JSON_STRING ? strdup(v->string) : NULL;
+static char *env_string(const json_t *env, const char *key)
+{
+	const json_t *v = member(env, key);
+
+	return json_is_string(v) ? strdup(json_string_value(v)) : NULL;
 }
 
 static void free_file_info(struct side_file *f)
@@ -175,56 +188,60 @@ nomem:
 	return -1;
 }
 
-static double sample_value(const struct json *smp, const char *field, bool *ok)
+static double sample_value(const json_t *smp, const char *field, bool *ok)
 {
-	const struct json *v = json_get(smp, field);
-	const struct json *batch;
+	const json_t *v = member(smp, field);
+	const json_t *batch;
 
 	*ok = false;
-	if (!v || v->type != JSON_NUMBER)
+	if (!json_is_number(v))
 		return 0;
 	if (!strcmp(field, "ns_per_op")) {
 		*ok = true;
-		return v->number;
+		return json_number_value(v);
 	}
-	batch = json_get(smp, "batch");
-	if (!batch || batch->type != JSON_NUMBER || !(batch->number > 0))
+	batch = member(smp, "batch");
+	if (!json_is_number(batch) || !(json_number_value(batch) > 0))
 		return 0;
 	*ok = true;
-	return v->number / batch->number;
+	return json_number_value(v) / json_number_value(batch);
 }
 
 /* What the run recorded of its environment; missing members stay NULL. */
-static void read_env(const struct json *doc, struct side_file *info)
+static void read_env(const json_t *doc, struct side_file *info)
 {
-	const struct json *env = json_get(doc, "env");
+	const json_t *env = member(doc, "env");
 
 	info->release = env_string(env, "release");
 	info->version = env_string(env, "version");
 	info->build_id = env_string(env, "build_id");
 	info->cmdline = env_string(env, "cmdline");
 	info->accelerator = env_string(env, "accelerator");
-	info->clock = env_string(json_get(env, "tags"), "clock");
+	info->clock = env_string(member(env, "tags"), "clock");
 }
 
-/* @field of every sample of @smps into @s; 0, or -1 with @err set. */
-static int read_samples(const char *path, const struct json *smps,
+/*
+ * @field of every sample of @smps into @s; 0, or -1 with @err set.  jansson
+ * keeps no line numbers for values, so a bad sample is named by its place:
+ * the workload, and the sample counted from 1.
+ */
+static int read_samples(const char *path, const json_t *smps,
 			const char *field, struct series *s, char *err,
 			size_t errlen)
 {
-	for (size_t j = 0; j < smps->nr; j++) {
+	for (size_t j = 0; j < json_array_size(smps); j++) {
 		bool ok;
-		double v = sample_value(smps->items[j], field, &ok);
+		double v = sample_value(json_array_get(smps, j), field, &ok);
 
 		if (!ok) {
-			snprintf(err, errlen, "%s:%u: workload '%s': sample without a number \"%s\"%s",
-				 path, smps->items[j]->line, s->name, field,
+			snprintf(err, errlen, "%s: workload '%s': sample %zu without a number \"%s\"%s",
+				 path, s->name, j + 1, field,
 				 strcmp(field, "ns_per_op") ? " (or \"batch\")" : "");
 			return -1;
 		}
 		if (!(v > 0)) {
-			snprintf(err, errlen, "%s:%u: workload '%s': %s is not positive (values are compared as ratios)",
-				 path, smps->items[j]->line, s->name, field);
+			snprintf(err, errlen, "%s: workload '%s': sample %zu: %s is not positive (values are compared as ratios)",
+				 path, s->name, j + 1, field);
 			return -1;
 		}
 		if (push_value(s, v)) {
@@ -240,35 +257,34 @@ static int read_samples(const char *path, const struct json *smps,
  * unless it has no samples: skipped and failed workloads have nothing to
  * compare.  Returns 0, or -1 with @err set.
  */
-static int parse_workload(const char *path, const struct json *w,
+static int parse_workload(const char *path, const json_t *w, size_t index,
 			  const char *field, struct file_data *fd, char *err,
 			  size_t errlen)
 {
-	const struct json *name = json_get(w, "name");
-	const struct json *role = json_get(w, "role");
-	const struct json *smps = json_get(w, "samples");
+	const json_t *name = member(w, "name");
+	const json_t *role = member(w, "role");
+	const json_t *smps = member(w, "samples");
 	struct series *s;
 
-	if (!name || name->type != JSON_STRING || !smps ||
-	    smps->type != JSON_ARRAY) {
-		snprintf(err, errlen, "%s:%u: workload without \"name\" or \"samples\"",
-			 path, w->line);
+	if (!json_is_string(name) || !json_is_array(smps)) {
+		snprintf(err, errlen, "%s: workload %zu: no \"name\" or \"samples\"",
+			 path, index + 1);
 		return -1;
 	}
 	for (size_t k = 0; k < fd->nr; k++) {
-		if (!strcmp(fd->series[k].name, name->string)) {
-			snprintf(err, errlen, "%s:%u: workload '%s' appears twice",
-				 path, w->line, name->string);
+		if (!strcmp(fd->series[k].name, json_string_value(name))) {
+			snprintf(err, errlen, "%s: workload '%s' appears twice",
+				 path, json_string_value(name));
 			return -1;
 		}
 	}
-	if (!smps->nr)
+	if (!json_array_size(smps))
 		return 0;
 	s = &fd->series[fd->nr++];
-	s->name = strdup(name->string);
-	if (role && role->type == JSON_STRING)
-		s->role = strdup(role->string);
-	if (!s->name || (role && role->type == JSON_STRING && !s->role)) {
+	s->name = strdup(json_string_value(name));
+	if (json_is_string(role))
+		s->role = strdup(json_string_value(role));
+	if (!s->name || (json_is_string(role) && !s->role)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
@@ -280,34 +296,33 @@ static int parse_forkbench(const char *path, const char *buf, size_t len,
 			   const char *field, struct file_data *fd, char *err,
 			   size_t errlen)
 {
-	char jerr[160];
-	struct json *doc = json_parse(buf, len, jerr, sizeof(jerr));
-	const struct json *wls;
-	int ret = -1;
+	json_error_t jerr;
+	json_auto_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES |
+				      JSON_DECODE_INT_AS_REAL, &jerr);
+	const json_t *wls;
 
 	if (!doc) {
-		snprintf(err, errlen, "%s: %s", path, jerr);
+		snprintf(err, errlen, "%s: line %d: %s", path, jerr.line, jerr.text);
 		return -1;
 	}
-	wls = json_get(doc, "workloads");
-	if (!json_get(doc, "forkbench") || !wls || wls->type != JSON_ARRAY) {
-		snprintf(err, errlen, "%s:%u: not a forkbench document (no \"forkbench\" or \"workloads\")",
-			 path, doc->line);
-		goto out;
+	wls = member(doc, "workloads");
+	if (!member(doc, "forkbench") || !json_is_array(wls)) {
+		snprintf(err, errlen, "%s: not a forkbench document (no \"forkbench\" or \"workloads\")",
+			 path);
+		return -1;
 	}
 	read_env(doc, &fd->info);
-	fd->series = calloc(wls->nr ? wls->nr : 1, sizeof(*fd->series));
+	fd->series = calloc(json_array_size(wls) ? json_array_size(wls) : 1,
+			    sizeof(*fd->series));
 	if (!fd->series) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
+		return -1;
 	}
-	for (size_t i = 0; i < wls->nr; i++)
-		if (parse_workload(path, wls->items[i], field, fd, err, errlen))
-			goto out;
-	ret = 0;
-out:
-	json_free(doc);
-	return ret;
+	for (size_t i = 0; i < json_array_size(wls); i++)
+		if (parse_workload(path, json_array_get(wls, i), i, field, fd,
+				   err, errlen))
+			return -1;
+	return 0;
 }
 
 static int load_file(const char *path, const char *field, struct file_data *fd,

@@ -69,8 +69,8 @@ def die(msg):
 
 
 def benchcmp_path():
-    top = os.environ.get("top_builddir", os.path.join(HERE, "..", ".."))
-    for d in (os.environ.get("BENCH_BINDIR"), os.path.join(top, "tests", "bench"), HERE):
+    top = os.environ.get("top_builddir", os.path.join(HERE, ".."))
+    for d in (os.environ.get("BENCH_BINDIR"), os.path.join(top, "gate"), HERE):
         if d and os.access(os.path.join(d, "benchcmp"), os.X_OK):
             return os.path.join(d, "benchcmp")
     die("no benchcmp: build it first (make)")
@@ -217,7 +217,7 @@ def main():
 
     out = open(o.output, "w") if o.output else sys.stdout
     print("# Margins of the gate's non-primary workloads, fitted to their A/A spread", file=out)
-    print("# by tests/bench/fit-margins.py (METHOD.md, section 6): %d boots of one" % len(files), file=out)
+    print("# by gate/fit-margins.py (METHOD.md, section 6): %d boots of one" % len(files), file=out)
     print("# kernel, %d splits at each look of %s pairs, confidence %g%%," %
           (o.splits, o.looks, o.confidence), file=out)
     print("# instruction clock, per-boot means.  NAME PERCENT", file=out)

@@ -6,7 +6,7 @@
  * harness calibrates n during warm-up so that one batch lasts at least
  * --min-batch-ms, then records --samples batches, each timed with
  * CLOCK_MONOTONIC and accompanied by the getrusage() deltas of the process
- * and of its reaped children.  See tests/bench/README.md for why the
+ * and of its reaped children.  See gate/README.md for why the
  * measurement is shaped like this.
  *
  * The program must run as PID 1's child in a busybox initramfs as well as on
@@ -83,7 +83,7 @@ static void usage(void)
 	       "  -h, --help              display this help\n"
 	       "  -V, --version           display version\n\n"
 	       "Exit status: 0 all requested workloads ran, 1 a workload failed,\n"
-	       "2 usage error.  See tests/bench/README.md.\n");
+	       "2 usage error.  See gate/README.md.\n");
 }
 
 /* A number option in [@min, @max]; anything else is a usage error. */

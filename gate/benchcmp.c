@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * benchcmp - judge a candidate against a baseline: PASS, FAIL or
- * INCONCLUSIVE, with stated confidence (tests/bench/METHOD.md).
+ * INCONCLUSIVE, with stated confidence (gate/METHOD.md).
  *
  * The decision, per workload, on costs (lower is better):
  *   R = candidate / baseline, estimated by exp(Hodges-Lehmann shift of the
@@ -803,7 +803,7 @@ static void usage(void)
 	       "  -h, --help                  display this help\n"
 	       "  -V, --version               display version\n\n"
 	       "Exit status: 0 all PASS, 1 a FAIL, 2 bad input, 3 INVALID (a control\n"
-	       "moved), 4 an INCONCLUSIVE and no FAIL.  See tests/bench/README.md.\n");
+	       "moved), 4 an INCONCLUSIVE and no FAIL.  See gate/README.md.\n");
 }
 
 static double parse_pct(const char *arg, const char *opt, double lo, double hi)

@@ -27,7 +27,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-bindir=${BENCH_BINDIR:-${top_builddir:-$here/../..}/tests/bench}
+bindir=${BENCH_BINDIR:-${top_builddir:-$here/..}/gate}
 [ -x "$bindir/benchcmp" ] || bindir=$here
 splits=200
 pairs=8

@@ -11,7 +11,7 @@
  *   forkbench-report.c     the table and the JSON document with the
  *                          environment it was measured in
  *
- * See tests/bench/README.md for why the measurement is shaped
+ * See gate/README.md for why the measurement is shaped
  * as it is.
  */
 #ifndef HIJACK_BENCH_FORKBENCH_H
