@@ -406,6 +406,16 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		if (r < 0)
 			return r;
 	}
+	/*
+	 * The view is built in the intermediate, which hijack(2) has none
+	 * of: a payload refuses that method itself, with its own words, and
+	 * this holds one that forgot to, rather than start it without.
+	 */
+	if ((pl->host_view || (pl->flags & HJ_PAYLOAD_OWN_MOUNTS)) &&
+	    p->method == HIJACK_METHOD_SYSCALL)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+				   "a %s in a view of its own with --method=syscall",
+				   pl->name);
 	/* The view the payload builds replaces the target's mounts. */
 	if (pl->flags & HJ_PAYLOAD_OWN_MOUNTS)
 		s.child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
