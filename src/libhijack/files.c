@@ -2,7 +2,9 @@
 /*
  * files.c - copy a file into or out of a container with no program of the
  * container's: hijack's own child does it, in place of exec, once it has
- * entered and is confined as a command would be (spawn-child.c).
+ * entered and is confined as a command would be.  The copy is a payload
+ * of the executor's that never execs (file_payload below; HJ_PAYLOAD_NOEXEC
+ * in internal.h says what the executor does for it).
  *
  * Why inside and not from the host through /proc/PID/root: every path
  * component, symlinks included, then resolves against the container's
@@ -476,15 +478,60 @@ static int file_write(const struct hijack_file *f, struct hijack_diag *d)
 	return fill_and_rename(f, dirfd, base, path, exists ? &st : NULL, d);
 }
 
-int hj_file_child(const struct hijack_file *f, struct hijack_diag *d)
+/* A copy as hijack_file_copy_max() hands it to the executor's hooks. */
+struct file_copy {
+	struct hijack_file f;
+	uint64_t max;		/* the most bytes read */
+	char *path;		/* f.path once copied, freed with the copy */
+};
+
+static void file_copy_done(struct file_copy *c)
 {
-	const struct hj_file_copy *c = (const struct hj_file_copy *)f;
+	free(c->path);
+	c->path = NULL;
+}
+
+/*
+ * In the caller: the child hides hijack's own arguments (hj_args_hide())
+ * before it copies, and the caller's path may be those very bytes.
+ */
+static int file_prepare(void *arg, _unused_ const struct hijack_plan *p,
+			struct hijack_diag *d)
+{
+	struct file_copy *c = arg;
+
+	c->path = strdup(c->f.path);
+	if (!c->path)
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, ENOMEM, "arguments");
+	c->f.path = c->path;
+	return 0;
+}
+
+/* The caller's fd, kept open once the child closed every other. */
+static int file_keep_fd(void *arg)
+{
+	const struct file_copy *c = arg;
+
+	return c->f.fd;
+}
+
+/* In the confined child, in place of the exec. */
+static int file_run(void *arg, _unused_ const struct hijack_plan *p,
+		    struct hijack_diag *d)
+{
+	const struct file_copy *c = arg;
 
 	catch_signals();
-	if (f->op == HIJACK_FILE_READ)
-		return file_read(f, c->max, d);
-	return file_write(f, d);
+	if (c->f.op == HIJACK_FILE_READ)
+		return file_read(&c->f, c->max, d);
+	return file_write(&c->f, d);
 }
+
+/* What it is, then its hooks in the order the executor calls them. */
+static const struct hj_payload file_payload = {
+	.name = "copy", .step = HIJACK_STEP_FILE, .flags = HJ_PAYLOAD_NOEXEC,
+	.prepare = file_prepare, .keep_fd = file_keep_fd, .run = file_run,
+};
 
 HIJACK_EXPORT int hijack_file_copy_max(const struct hijack_target *t,
 				       const struct hijack_plan *plan,
@@ -493,8 +540,7 @@ HIJACK_EXPORT int hijack_file_copy_max(const struct hijack_target *t,
 				       struct hijack_result *ret,
 				       struct hijack_diag *d)
 {
-	struct hj_file_copy c = { .max = max_size };
-	struct hj_spawn_how how = { .file = &c.f };
+	_cleanup_(file_copy_done) struct file_copy c = { .max = max_size };
 
 	if (!f || !f->path || !*f->path || f->fd < 0 ||
 	    (f->op != HIJACK_FILE_READ && f->op != HIJACK_FILE_WRITE))
@@ -506,7 +552,7 @@ HIJACK_EXPORT int hijack_file_copy_max(const struct hijack_target *t,
 				   "file mode %#o: 07777 at most, for a write only",
 				   (unsigned int)f->mode);
 	c.f = *f;
-	return hj_spawn(t, plan, NULL, &how, ret, d);
+	return hj_spawn(t, plan, &file_payload, &c, NULL, ret, d);
 }
 
 HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,

@@ -21,6 +21,9 @@
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 
+/* A parameter that a function of a table of hooks has no use for. */
+#define _unused_ __attribute__((unused))
+
 /* Close an fd on scope exit, keeping errno: cleanup must not hide a cause. */
 static inline void close_fdp(int *fd)
 {

@@ -3,8 +3,9 @@
  * spawn-child.c - what the command's process does between the fork and the
  * exec: enter the namespaces, join the cgroups, take the root and working
  * directory, then the confinement of child_confine(), in its order; and
- * what a file copy does in place of the exec.  Whatever fails here is
- * reported on the status pipe and ends the process with 125 (spawn.c).
+ * the hand-over to the payload, which execs or, never exec'ing, does its
+ * work in the exec's place.  Whatever fails here is reported on the
+ * status pipe and ends the process with 125 (spawn.c).
  *
  * The shapes that fork these processes are in spawn.c; everything here
  * runs in a child, never in hijack itself.
@@ -18,8 +19,6 @@
 #include <sys/syscall.h>
 
 #include "spawn-internal.h"
-
-extern char **environ;
 
 _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
 			     enum child_exit code)
@@ -211,8 +210,10 @@ static int child_parent_death(struct spawn *s, struct hijack_diag *d)
  *  3. no_new_privs;
  *  4. the LSM exec label, written before the fd barrier closes nothing
  *     it needs, and taking effect only at exec;
- *  5. the fd barrier: every fd above 2 (plus --preserve-fds) close-on-exec;
- *  6. seccomp last, because a filter may forbid the calls above; the final
+ *  5. the payload's own confinement, if any, after the limits and while
+ *     CAP_SETPCAP is still effective;
+ *  6. the fd barrier: every fd above 2 (plus --preserve-fds) close-on-exec;
+ *  7. seccomp last, because a filter may forbid the calls above; the final
  *     permitted/effective sets go just before it when no_new_privs allows
  *     the filters without CAP_SYS_ADMIN, just after it otherwise.
  * With hijack(2) taking the credentials, 1, 2 and 4 were done by the kernel.
@@ -225,9 +226,9 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 	struct hijack_caps caps = p->caps;
 	int r;
 
-	/* --tools: one capability the container lacks marks it (tools.c). */
-	if (s->tools)
-		hj_tools_caps(&caps, &s->tools_caps);
+	/* The payload may mark the command with a capability of its own. */
+	if (s->pl->caps)
+		s->pl->caps(s->arg, &caps);
 
 	if (creds && p->creds_mode == HIJACK_FROM_TARGET) {
 		r = hj_creds_apply(&p->creds, d);
@@ -266,9 +267,9 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 		if (r < 0)
 			return r;
 	}
-	/* After the limits, with CAP_SETPCAP still effective (tools.c). */
-	if (s->tools) {
-		r = hj_tools_confine(d);
+	/* After the limits, with CAP_SETPCAP still effective. */
+	if (s->pl->confine) {
+		r = s->pl->confine(s->arg, d);
 		if (r < 0)
 			return r;
 	}
@@ -291,7 +292,7 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 }
 
 /*
- * Close every fd but 0-2, the status pipe and the copy's own: an exec
+ * Close every fd but 0-2, the status pipe and the payload's own: an exec
  * would have closed them (they are close-on-exec since the fd barrier),
  * and some are the host's (/proc/PID, cgroup files, namespaces).
  */
@@ -318,19 +319,21 @@ static void close_all_but(int keep1, int keep2)
 }
 
 /*
- * The copy, in place of the exec: first become what the exec would have
- * made of us.  Its fds are closed and its capabilities transformed as
- * execve() would (caps.c).  It stays non-dumpable to its end, as it was
- * born (hj_fork_child()) and kept after each change of credentials
- * (child_nodump()): its memory is hijack's, the host's.  Having said
- * MSG_STARTED, it waits for hijack's word on the start pipe before it
- * touches a file; EOF there means the entry was ended meanwhile.
+ * A payload that never execs, in place of the exec: first become what the
+ * exec would have made of us.  Its fds are closed and its capabilities
+ * transformed as execve() would (caps.c).  It stays non-dumpable to its
+ * end, as it was born (hj_fork_child()) and kept after each change of
+ * credentials (child_nodump()): its memory is hijack's, the host's.
+ * Having said MSG_STARTED, it waits for hijack's word on the start pipe
+ * before the payload's work begins; EOF there means the entry was ended
+ * meanwhile.
  */
-static _Noreturn void child_file(struct spawn *s)
+static _Noreturn void child_noexec(struct spawn *s)
 {
 	struct msg m = { .kind = MSG_STARTED };
 	struct hijack_diag d = { 0 };
-	int keep = s->file->fd > 2 ? s->file->fd : s->status_w;
+	int fd = s->pl->keep_fd ? s->pl->keep_fd(s->arg) : -1;
+	int keep = fd > 2 ? fd : s->status_w;
 	ssize_t n;
 	char go;
 
@@ -342,30 +345,30 @@ static _Noreturn void child_file(struct spawn *s)
 			_exit(CHILD_EXIT_FAILED);
 	close_all_but(s->status_w, keep);
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
-	if (hj_file_child(s->file, &d) < 0)
-		hj_child_fail(s, &d, CHILD_EXIT_FILE_FAILED);
+	if (s->pl->run(s->arg, s->p, &d) < 0)
+		hj_child_fail(s, &d, CHILD_EXIT_RUN_FAILED);
 	_exit(0);
 }
 
 /*
  * The end of every shape: the command's process leaves the caller's session,
- * takes its root and working directory (not under --tools, whose view
- * tools.c built), is confined, and execs the command or copies the file.
+ * takes its root and working directory (unless the payload built a view of
+ * its own in the intermediate), is confined, and is handed to the payload.
  */
 _Noreturn void hj_child_exec(struct spawn *s)
 {
+	bool own_mounts = s->pl->flags & HJ_PAYLOAD_OWN_MOUNTS;
 	struct hijack_diag d = { 0 };
 	struct msg m = { .kind = MSG_EXEC };
-	enum child_exit code;
-	int err;
+	int r;
 
 	close_fdp(&s->status_r);
-	close_fdp(&s->ack_w);	/* hijack's alone, or a copy never sees EOF */
-	if (child_session(&d) < 0 || (!s->tools && child_dirs(s, &d) < 0) ||
+	close_fdp(&s->ack_w);	/* hijack's alone, or no EOF for the payload */
+	if (child_session(&d) < 0 || (!own_mounts && child_dirs(s, &d) < 0) ||
 	    child_confine(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
-	if (s->file)
-		child_file(s);
+	if (s->pl->flags & HJ_PAYLOAD_NOEXEC)
+		child_noexec(s);
 
 	(void)sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	/*
@@ -375,21 +378,11 @@ _Noreturn void hj_child_exec(struct spawn *s)
 	 * died before its exec took effect: hj_reap_command() tells.
 	 */
 	hj_send_msg(s->status_w, &m);
-	/* Set first: execvp() searches the PATH of the new environment. */
-	environ = s->p->envp;
-	execvp(s->argv[0], s->argv);
+	r = s->pl->run(s->arg, s->p, &d);
 
 	/* As shells do: 127 when there is no such command, 126 otherwise. */
-	err = errno;
-	code = err == ENOENT ? CHILD_EXIT_NOT_FOUND : CHILD_EXIT_CANNOT_EXEC;
-	/* A distroless container: say what can still be done. */
-	if (code == CHILD_EXIT_NOT_FOUND && !s->tools && access("/bin/sh", X_OK) < 0)
-		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, ENOENT,
-				  "%s (the container has no /bin/sh; hijack --tools runs the host's programs in it)",
-				  s->argv[0]);
-	else
-		(void)hj_diag_set(&d, HIJACK_STEP_EXEC, err, "%s", s->argv[0]);
-	hj_child_fail(s, &d, code);
+	hj_child_fail(s, &d, r == -ENOENT ? CHILD_EXIT_NOT_FOUND :
+						CHILD_EXIT_CANNOT_EXEC);
 }
 
 /* Move into the target's cgroups while the host's mounts are in view. */

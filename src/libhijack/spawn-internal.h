@@ -6,8 +6,9 @@
  * spawn-child.c (what the command's process does between the fork and the
  * exec) and spawn-wait.c (the status pipe, reaping, and waiting with
  * signals forwarded).  The shapes and the status pipe are explained at the
- * top of spawn.c.  Not "spawn.h": with -I of this directory, that name
- * would hide the C library's <spawn.h> from tool.c.
+ * top of spawn.c, the payloads that the command's process is handed to
+ * in internal.h (struct hj_payload).  Not "spawn.h": with -I of this
+ * directory, that name would hide the C library's <spawn.h> from tool.c.
  */
 #ifndef HIJACK_SPAWN_INTERNAL_H
 #define HIJACK_SPAWN_INTERNAL_H
@@ -22,7 +23,7 @@ enum msg_kind {
 	MSG_DIAG = 1,
 	MSG_PID,
 	MSG_EXEC,	/* the command's process is about to exec */
-	MSG_STARTED,	/* a file copy begins: as good as an exec */
+	MSG_STARTED,	/* HJ_PAYLOAD_NOEXEC begins: as good as an exec */
 };
 
 /* One status pipe message: one write() below PIPE_BUF, so it arrives whole. */
@@ -36,11 +37,8 @@ struct msg {
 struct spawn {
 	const struct hijack_target *t;
 	const struct hijack_plan *p;
-	char *const *argv;
-	const struct hijack_file *file;	/* copy this instead of exec */
-	bool tools;			/* --tools: the host's view (tools.c) */
-	const char *tools_dir;
-	struct hj_tools_caps tools_caps; /* its mark, what it lacks */
+	const struct hj_payload *pl;	/* what the command's process runs */
+	void *arg;			/* handed to each of its hooks */
 	enum hijack_method method;	/* pidfd or nsfd once decided */
 	unsigned int child_mask;	/* namespaces the child enters */
 	int nsfds[_HIJACK_NS_MAX];
@@ -50,8 +48,8 @@ struct spawn {
 	int status_r;		/* hijack's end: the command closes its copy */
 	int go_w;		/* forked shape: hijack's, to let the command on */
 	int go_r;		/* ... once it knows the command's pid */
-	int ack_w;		/* a copy: hijack's, to let it on past its start */
-	int ack_r;		/* ... once hijack has taken it as started */
+	int ack_w;		/* HJ_PAYLOAD_NOEXEC: hijack's, to let it on */
+	int ack_r;		/* ... past its start once hijack took it so */
 	struct hj_args args;	/* hijack's own argv, hidden once seen */
 	int procdir;		/* hijack's /proc, for the exec label */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
@@ -68,7 +66,7 @@ struct spawn {
  * failure it was.  The diagnostic on the status pipe says the rest.
  */
 enum child_exit {
-	CHILD_EXIT_FILE_FAILED = 1,	/* the copy failed on the file, as cat(1) */
+	CHILD_EXIT_RUN_FAILED = 1,	/* HJ_PAYLOAD_NOEXEC's own work, as cat(1) */
 	CHILD_EXIT_FAILED = 125,	/* a step of hijack's own */
 	CHILD_EXIT_CANNOT_EXEC = 126,	/* the command is there, exec failed */
 	CHILD_EXIT_NOT_FOUND = 127,	/* no such command */
@@ -99,8 +97,6 @@ static inline int hj_send_go(int fd)
 }
 
 /* spawn-prepare.c: on the host, before the fork */
-int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
-			 struct hijack_diag *d);
 int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d);
 void hj_spawn_close(struct spawn *s);
 pid_t hj_fork_child(struct spawn *s);
@@ -115,7 +111,7 @@ _Noreturn void hj_child_exec(struct spawn *s);
 
 /* spawn-wait.c: hijack's side once the command's process exists */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
-		   pid_t child, bool copy, bool file, int *go,
+		   pid_t child, bool running, const char *name, int *go,
 		   struct hijack_diag *d);
 /* How long a process sent SIGKILL is given to show as dead. */
 #define KILL_WAIT_MS 1000

@@ -3,9 +3,9 @@
  * spawn-prepare.c - what hijack opens and decides on the host before the
  * fork, while the host's /proc and mounts are still in view: the target's
  * root and working directory, the cgroup files the child writes, the
- * --tools view's settings, and the pid namespace its children are born
- * in; and the fork itself, into the target's cgroup v2 where the kernel
- * can, of a child that is not dumpable.  spawn.c puts these together.
+ * status pipe and the command's terminal; and the fork itself, into the
+ * target's cgroup v2 where the kernel can, of a child that is not
+ * dumpable.  spawn.c puts these together.
  */
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -14,30 +14,6 @@
 #include <sys/syscall.h>
 
 #include "spawn-internal.h"
-
-/*
- * --tools: refuse what tools.c cannot keep safe, keep the mount namespace
- * for the view of its own.  The command starts in the plan's working
- * directory (the target's unless --wd said otherwise), a path inside the
- * container that hj_tools_child() looks up only under the tools directory.
- */
-int hj_spawn_tools_setup(struct spawn *s, const struct hj_spawn_how *how,
-			 struct hijack_diag *d)
-{
-	int r;
-
-	if (how->tools_dir && how->tools_dir[0] != '/')
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "--tools directory '%s': an absolute path",
-				   how->tools_dir);
-	r = hj_tools_check(s->p, &s->tools_caps, d);
-	if (r < 0)
-		return r;
-	s->tools = true;
-	s->tools_dir = how->tools_dir;
-	s->child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
-	return 0;
-}
 
 static int open_dirs(struct spawn *s, struct hijack_diag *d)
 {
@@ -92,8 +68,8 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 {
 	int fds[2], r;
 
-	/* --tools: the view tools.c builds has its own root and cwd. */
-	r = s->tools ? 0 : open_dirs(s, d);
+	/* A view the payload builds has its own root and cwd. */
+	r = (s->pl->flags & HJ_PAYLOAD_OWN_MOUNTS) ? 0 : open_dirs(s, d);
 	if (r < 0)
 		return r;
 	r = open_cgroups(s, d);
@@ -112,11 +88,12 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "status pipe");
 	s->status_r = fds[0];
 	s->status_w = fds[1];
-	if (!s->file)
+	if (!(s->pl->flags & HJ_PAYLOAD_NOEXEC))
 		return hj_pty_prepare(s->pty, s->p, d);
-	/* A copy's bytes go to the caller's fds as they are. */
+	/* No terminal: its bytes go to the caller's fds as they are. */
 	if (hj_go_channel(fds) < 0)
-		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "copy's start pipe");
+		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "%s's start pipe",
+				   s->pl->name);
 	s->ack_r = fds[0];
 	s->ack_w = fds[1];
 	return 0;

@@ -26,10 +26,10 @@
  * of the container's that never answers), with the caller's Ctrl-C
  * blocked for forwarding.  So until the exec, a stop of either, or
  * SIGINT, SIGTERM, SIGHUP or SIGQUIT for hijack, ends @child and @cmd
- * (SIGKILL), and the entry (125).  A process that has exec'd, or a file
- * copy (@copy), gets those signals instead, and only a copy's stop ends
- * it.  Return the negative errno of
- * the diagnostic when the entry ends so, 0 when nothing happened.
+ * (SIGKILL), and the entry (125).  A process that has exec'd, or a
+ * payload that never execs, under way (@running), gets those signals
+ * instead, and only the payload's stop ends it.  Return the negative
+ * errno of the diagnostic when the entry ends so, 0 when nothing happened.
  */
 static const int guard_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
 
@@ -46,43 +46,44 @@ static int never_execd(pid_t pid);
  * The status pipe's EOF may still be unread when the command has exec'd:
  * a command that exec'd and then stops, or is to be signalled, is the
  * command's to handle, not a failure to start.  Its flags tell
- * (never_execd()); a file copy never execs.
+ * (never_execd()); a payload under way that never execs does not.
  */
-static bool execd(pid_t child, bool copy)
+static bool execd(pid_t child, bool running)
 {
-	return !copy && never_execd(child) == 0;
+	return !running && never_execd(child) == 0;
 }
 
 /*
- * A stop of @pid before it exec'd (or, a copy, ended).  The command is
+ * A stop of @pid before it exec'd (or, @running, ended).  The command is
  * hijack's child from its birth (CLONE_PARENT), so it can be asked too.
  */
-static bool stopped_early(pid_t pid, bool copy, int *ret_sig)
+static bool stopped_early(pid_t pid, bool running, int *ret_sig)
 {
 	siginfo_t info = { 0 };
 
 	if (waitid(P_PID, (id_t)pid, &info, WSTOPPED | WNOHANG | WNOWAIT) < 0 ||
 	    info.si_pid != pid || info.si_code != CLD_STOPPED ||
-	    execd(pid, copy))
+	    execd(pid, running))
 		return false;
 	*ret_sig = info.si_status;
 	return true;
 }
 
 /* End the entry if @child or @cmd was stopped before its exec. */
-static int check_stops(pid_t child, pid_t cmd, bool copy, bool file,
-		       struct hijack_diag *d)
+static int check_stops(pid_t child, pid_t cmd, bool running,
+		       const char *name, struct hijack_diag *d)
 {
 	int sig;
 
-	if (!stopped_early(child, copy, &sig) &&
-	    !(cmd > 0 && cmd != child && stopped_early(cmd, copy, &sig)))
+	if (!stopped_early(child, running, &sig) &&
+	    !(cmd > 0 && cmd != child && stopped_early(cmd, running, &sig)))
 		return 0;
-	if (copy && cmd == child) {
+	if (running && cmd == child) {
 		/*
-		 * A copy under way: told to end, as by the caller, it removes
-		 * its temporary file (files.c); one stopped again is killed
-		 * when the wait for it runs out (wait_copy()).
+		 * A payload under way that never execs: told to end, as by
+		 * the caller, it cleans up after itself (HJ_PAYLOAD_NOEXEC);
+		 * one stopped again is killed when the wait for it runs out
+		 * (wait_noexec()).
 		 */
 		(void)kill(child, SIGTERM);
 		(void)kill(child, SIGCONT);
@@ -90,24 +91,24 @@ static int check_stops(pid_t child, pid_t cmd, bool copy, bool file,
 		end(child, cmd);
 	}
 	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
-			   "the %s process was stopped (%s) before it %s: a process of the target can signal it",
-			   file ? "copy's" : "command's",
-			   strsignal(sig), copy ? "ended" : "started");
+			   "the %s's process was stopped (%s) before it %s: a process of the target can signal it",
+			   name, strsignal(sig), running ? "ended" : "started");
 }
 
-static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
-		 struct hijack_diag *d)
+static int guard(int sfd, pid_t child, pid_t cmd, bool running,
+		 const char *name, struct hijack_diag *d)
 {
 	struct signalfd_siginfo si;
 	int r;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 		/*
-		 * A copy hears them as a command would, and ends cleaning up
-		 * after itself (files.c): 128+N, as before its start.
+		 * A payload under way that never execs hears them as a
+		 * command would, and ends cleaning up after itself
+		 * (HJ_PAYLOAD_NOEXEC): 128+N, as before its start.
 		 */
 		if (si.ssi_signo != SIGCHLD) {
-			if (copy || execd(cmd > 0 ? cmd : child, false)) {
+			if (running || execd(cmd > 0 ? cmd : child, false)) {
 				(void)kill(cmd > 0 ? cmd : child,
 					   (int)si.ssi_signo);
 				continue;
@@ -115,10 +116,9 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
 			end(child, cmd);
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 					   "%s before the %s started",
-					   strsignal((int)si.ssi_signo),
-					   file ? "copy" : "command");
+					   strsignal((int)si.ssi_signo), name);
 		}
-		r = check_stops(child, cmd, copy, file, d);
+		r = check_stops(child, cmd, running, name, d);
 		if (r < 0)
 			return r;
 	}
@@ -131,9 +131,9 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
  * (if not NULL) are updated from the intermediate's message.  EOF without
  * the command's last word (MSG_EXEC) means its process died before the
  * exec: -ECANCELED, and hj_died_before_exec() says why.  With @child
- * (> 0) the wait is guarded as above; @copy: it is a file copy under way
- * (after MSG_STARTED), which never execs; @file: the process is a file
- * copy's, started or not, and is named so.
+ * (> 0) the wait is guarded as above; @running: a payload that never
+ * execs is under way (after MSG_STARTED); @name: what messages call the
+ * payload (struct hj_payload).
  *
  * @go (if not NULL) is the write end the forked shape's command waits on
  * before its first step: one byte once its pid is here and the entry
@@ -142,7 +142,7 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool copy, bool file,
  * killed in between) reads EOF when the caller closes it, and gives up.
  */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
-		   pid_t child, bool copy, bool file, int *go,
+		   pid_t child, bool running, const char *name, int *go,
 		   struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
@@ -175,7 +175,7 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			if (poll(p, 2, -1) < 0 && errno != EINTR)
 				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
 			if (p[1].revents & POLLIN)
-				r = guard(sfd, child, *ret_pid, copy, file, d);
+				r = guard(sfd, child, *ret_pid, running, name, d);
 			/* A command not yet let on gives up at once. */
 			if (r < 0 && go)
 				close_fdp(go);
@@ -203,7 +203,7 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			 * while its pid was still unknown: look again.
 			 */
 			if (sfd >= 0 && r == 0)
-				r = check_stops(child, m.pid, copy, file, d);
+				r = check_stops(child, m.pid, running, name, d);
 			/*
 			 * EPIPE: the command's process died before it read
 			 * the byte; its EOF follows, and says so (-ECANCELED).
@@ -226,7 +226,7 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			exec = true;
 		} else if (m.kind == MSG_STARTED) {
 			/*
-			 * A copy may start before the intermediate that
+			 * A payload may start before the intermediate that
 			 * forked it has said its pid: that comes next.
 			 */
 			started = true;
@@ -401,8 +401,8 @@ static int never_execd(pid_t pid)
  * Reap the command's process, ended (hj_wait_forwarding()), into
  * *ret_status; unless a signal killed it before its exec, however late:
  * then the command never ran, and that is hijack's failure (125), told by
- * hj_died_before_exec(), not the command's death (128+N).  A file copy
- * has no exec: MSG_STARTED was its start.
+ * hj_died_before_exec(), not the command's death (128+N).  A payload
+ * that never execs has none: MSG_STARTED was its start.
  */
 int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
 		    struct hijack_diag *d)
@@ -410,7 +410,8 @@ int hj_reap_command(struct spawn *s, pid_t pid, int *ret_status,
 	siginfo_t si = { 0 };
 	int r;
 
-	if (!s->file && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 &&
+	if (!(s->pl->flags & HJ_PAYLOAD_NOEXEC) &&
+	    waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 &&
 	    (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)) {
 		r = never_execd(pid);
 		if (r > 0)

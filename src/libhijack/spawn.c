@@ -42,10 +42,12 @@
  * from a death inside or just before execve(): the dead process's own
  * flags tell that, before it is reaped (hj_reap_command()).
  *
- * hijack_file_copy() runs the same way, but the confined child copies a
- * file (files.c) instead of exec'ing: it says MSG_STARTED where the exec
- * would have closed the pipe, and a failure of the copy comes after it,
- * read once the child has ended.
+ * What the command's process runs is its payload's (struct hj_payload in
+ * internal.h): this executor calls the payload's hooks at fixed points
+ * and knows nothing else of it.  A payload that never execs
+ * (HJ_PAYLOAD_NOEXEC) runs the same way, but says MSG_STARTED where the
+ * exec would have closed the pipe, and a failure of its work comes after
+ * it, read once the child has ended.
  *
  * This file has the two ways, a function each (start_syscall(),
  * start_forked()), ending alike in wait_exec().  What is
@@ -102,7 +104,7 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 	int r, status = 0;
 
 	r = hj_read_status(s->status_r, &cmd, &s->method,
-			   cmd > 0 ? cmd : inter, false, s->file != NULL,
+			   cmd > 0 ? cmd : inter, false, s->pl->name,
 			   inter > 0 ? &s->go_w : NULL, d);
 	close_fdp(&s->go_w);	/* the command waiting on it gives up */
 	/* Either may be held by a frozen cgroup of the target: not for ever. */
@@ -119,7 +121,8 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 		 * of its exec, it did run: its death is then its own (128+N).
 		 */
 		(void)kill(cmd, SIGKILL);
-		if (!s->file && hj_execd_once_dead(cmd))
+		if (!(s->pl->flags & HJ_PAYLOAD_NOEXEC) &&
+		    hj_execd_once_dead(cmd))
 			return cmd;
 		(void)hj_reap_within(cmd, NULL);
 		return r;
@@ -170,8 +173,9 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 
 /*
  * The intermediate: in hijack's pid namespace, where the container cannot
- * see it, join the cgroups and build the --tools view while the host is
- * in view, enter every namespace, then fork the command as hijack's child.
+ * see it, join the cgroups and run the payload's host_view hook while the
+ * host is in view, enter every namespace, then fork the command as
+ * hijack's child.
  */
 static _Noreturn void child_intermediate(struct spawn *s)
 {
@@ -181,11 +185,10 @@ static _Noreturn void child_intermediate(struct spawn *s)
 	char go;
 
 	close_fdp(&s->go_w);	/* hijack's alone: the command sees its EOF */
-	close_fdp(&s->ack_w);	/* and the copy, its start pipe's */
+	close_fdp(&s->ack_w);	/* and the start pipe's, if any */
 	hj_child_cgroups(s);
-	if (s->tools && hj_tools_child(s->t, s->tools_dir, s->p->wd,
-				      s->p->wd_mode != HIJACK_DIR_TARGET,
-				      &s->pty->ptsdir, &d) < 0)
+	if (s->pl->host_view &&
+	    s->pl->host_view(s->arg, s->t, s->p, &s->pty->ptsdir, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	if (hj_child_enter_ns(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
@@ -248,31 +251,34 @@ static int start_forked(struct spawn *s, struct hijack_diag *d)
 }
 
 /*
- * A file copy is hijack's own code, not a command: until it ends it is
- * guarded as a command's process is until its exec (a stop from the
- * container ends it: 125), the caller's SIGINT, SIGTERM, SIGHUP and
- * SIGQUIT reach it (it cleans up and ends with 128+N), and what it said
- * after MSG_STARTED, if it failed, is read to its EOF.  It never sends
- * MSG_EXEC, so that EOF alone means it ended.  Left unreaped.
+ * A payload that never execs (HJ_PAYLOAD_NOEXEC) is hijack's own code,
+ * not a command: until it ends it is guarded as a command's process is
+ * until its exec (a stop from the container ends it: 125), the caller's
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT reach it (it cleans up and ends
+ * with 128+N), and what it said after MSG_STARTED, if it failed, is read
+ * to its EOF.  It never sends MSG_EXEC, so that EOF alone means it ended.
+ * Left unreaped.
  *
- * It touches no file before hijack has taken it as started: told to end
- * before that, it is killed, and a copy killed with its temporary file
- * made would leave that file behind.  The byte on the start pipe is
- * that word, and from here on the signals are forwarded to it.
+ * It does nothing before hijack has taken it as started: told to end
+ * before that, it is killed, and killed halfway through its work it
+ * could not clean up after itself.  The byte on the start pipe is that
+ * word, and from here on the signals are forwarded to it.
  */
-static int wait_copy(struct spawn *s, pid_t pid, struct hijack_diag *d)
+static int wait_noexec(struct spawn *s, pid_t pid, struct hijack_diag *d)
 {
 	int r;
 
 	r = hj_send_go(s->ack_w);
-	if (r == -EPIPE)	/* the copy died first: most often with the target */
+	if (r == -EPIPE)	/* it died first: most often with the target */
 		return hj_died_before_exec(s, pid, d);
 	if (r < 0) {
 		hj_kill_reap(pid);
-		return hj_diag_set(d, HIJACK_STEP_FILE, -r, "starting the copy");
+		return hj_diag_set(d, s->pl->step, -r, "starting the %s",
+				   s->pl->name);
 	}
 	close_fdp(&s->ack_w);
-	r = hj_read_status(s->status_r, &pid, NULL, pid, true, true, NULL, d);
+	r = hj_read_status(s->status_r, &pid, NULL, pid, true, s->pl->name,
+			   NULL, d);
 
 	if (r == -ECANCELED)
 		return 0;
@@ -339,8 +345,8 @@ static int run(struct spawn *s, struct hijack_result *ret,
 		r = hj_pty_start(s->pty, d);
 		if (r < 0)
 			hj_kill_reap(cmd);
-		else if (s->file)
-			r = wait_copy(s, cmd, d);
+		else if (s->pl->flags & HJ_PAYLOAD_NOEXEC)
+			r = wait_noexec(s, cmd, d);
 		else
 			r = hj_wait_forwarding(p, cmd, &set, s->pty, d);
 		if (r == 0)
@@ -357,104 +363,6 @@ static int run(struct spawn *s, struct hijack_result *ret,
 	return r;
 }
 
-/*
- * A copy of @argv (and of a file's path) in one block of the heap: the
- * children hide hijack's own arguments from /proc/PID/cmdline
- * (hj_args_hide()), and the caller's may be those very bytes.
- */
-static void *args_copy(char *const argv[], const char *path)
-{
-	size_t n = 0, size = 0, i;
-	char **v, *at;
-
-	for (; argv && argv[n]; n++)
-		size += strlen(argv[n]) + 1;
-	if (path)
-		size += strlen(path) + 1;
-	v = malloc((n + 2) * sizeof(*v) + size);
-	if (!v)
-		return NULL;
-	at = (char *)(v + n + 2);
-	for (i = 0; i < n; i++) {
-		v[i] = strcpy(at, argv[i]);
-		at += strlen(at) + 1;
-	}
-	v[n] = path ? strcpy(at, path) : NULL;
-	v[n + 1] = NULL;
-	return v;
-}
-
-int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
-	     char *const argv[], const struct hj_spawn_how *how,
-	     struct hijack_result *ret, struct hijack_diag *d)
-{
-	const struct hijack_file *from = how ? how->file : NULL;
-	_cleanup_free_ char **args = NULL;
-	struct hj_file_copy file;
-	struct spawn s = {
-		.t = t, .p = p, .method = p->method,
-		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
-		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
-		.procdir = -EBADF, .go_w = -EBADF, .go_r = -EBADF,
-		.ack_w = -EBADF, .ack_r = -EBADF,
-	};
-	struct hj_pty pty;
-	int i, r;
-
-	for (i = 0; i < _HIJACK_NS_MAX; i++)
-		s.nsfds[i] = -EBADF;
-	hj_pty_init(&pty);
-	pty.tap = how ? how->tap : NULL;
-	s.pty = &pty;
-	if (!from && (!argv || !argv[0]))
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
-				   "no command");
-	/* A copy has a path and no argv: the path goes where argv[0] would. */
-	args = args_copy(from ? NULL : argv, from ? from->path : NULL);
-	if (!args)
-		return hj_diag_set(d, HIJACK_STEP_OPTIONS, ENOMEM, "arguments");
-	if (from) {
-		/* The copy's bound comes with it (hj_file_copy, files.c). */
-		file = *(const struct hj_file_copy *)from;
-		file.f.path = args[0];
-		s.file = &file.f;
-	} else {
-		s.argv = args;
-	}
-	if (how && how->tools) {
-		r = hj_spawn_tools_setup(&s, how, d);
-		if (r < 0)
-			return r;
-	}
-
-	r = hj_spawn_prepare(&s, d);
-	if (r >= 0)
-		r = run(&s, ret, d);
-	hj_pty_finish(&pty);
-	hj_spawn_close(&s);
-	close_fdp(&s.status_r);
-	close_fdp(&s.ack_w);
-	return r < 0 ? r : 0;
-}
-
-HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
-			     const struct hijack_plan *p, char *const argv[],
-			     struct hijack_result *ret, struct hijack_diag *d)
-{
-	return hj_spawn(t, p, argv, NULL, ret, d);
-}
-
-HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
-				   const struct hijack_plan *p,
-				   const char *dir, char *const argv[],
-				   struct hijack_result *ret,
-				   struct hijack_diag *d)
-{
-	struct hj_spawn_how how = { .tools = true, .tools_dir = dir };
-
-	return hj_spawn(t, p, argv, &how, ret, d);
-}
-
 /* A caller compiled against an older, smaller struct has no @fn to call. */
 static int check_tap(const struct hijack_relay_tap *tap, struct hijack_diag *d)
 {
@@ -466,28 +374,58 @@ static int check_tap(const struct hijack_relay_tap *tap, struct hijack_diag *d)
 	return 0;
 }
 
-HIJACK_EXPORT int hijack_run_tap(const struct hijack_target *t,
-				 const struct hijack_plan *p,
-				 char *const argv[],
-				 const struct hijack_relay_tap *tap,
-				 struct hijack_result *ret,
-				 struct hijack_diag *d)
+/*
+ * The executor's entry (internal.h): run @pl in the target, handed @arg,
+ * with @tap (or NULL) shown what is relayed of a new terminal.
+ */
+int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
+	     const struct hj_payload *pl, void *arg,
+	     const struct hijack_relay_tap *tap, struct hijack_result *ret,
+	     struct hijack_diag *d)
 {
-	struct hj_spawn_how how = { .tap = tap };
-	int r = check_tap(tap, d);
+	struct spawn s = {
+		.t = t, .p = p, .pl = pl, .arg = arg, .method = p->method,
+		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
+		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
+		.procdir = -EBADF, .go_w = -EBADF, .go_r = -EBADF,
+		.ack_w = -EBADF, .ack_r = -EBADF,
+	};
+	struct hj_pty pty;
+	int i, r;
 
-	return r < 0 ? r : hj_spawn(t, p, argv, &how, ret, d);
-}
+	r = check_tap(tap, d);
+	if (r < 0)
+		return r;
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		s.nsfds[i] = -EBADF;
+	hj_pty_init(&pty);
+	pty.tap = tap;
+	s.pty = &pty;
+	if (pl->prepare) {
+		r = pl->prepare(arg, p, d);
+		if (r < 0)
+			return r;
+	}
+	/*
+	 * The view is built in the intermediate, which hijack(2) has none
+	 * of: a payload refuses that method itself, with its own words, and
+	 * this holds one that forgot to, rather than start it without.
+	 */
+	if ((pl->host_view || (pl->flags & HJ_PAYLOAD_OWN_MOUNTS)) &&
+	    p->method == HIJACK_METHOD_SYSCALL)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, EOPNOTSUPP,
+				   "a %s in a view of its own with --method=syscall",
+				   pl->name);
+	/* The view the payload builds replaces the target's mounts. */
+	if (pl->flags & HJ_PAYLOAD_OWN_MOUNTS)
+		s.child_mask &= ~HIJACK_NS_BIT(HIJACK_NS_MNT);
 
-HIJACK_EXPORT int hijack_run_tools_tap(const struct hijack_target *t,
-				       const struct hijack_plan *p,
-				       const char *dir, char *const argv[],
-				       const struct hijack_relay_tap *tap,
-				       struct hijack_result *ret,
-				       struct hijack_diag *d)
-{
-	struct hj_spawn_how how = { .tools = true, .tools_dir = dir, .tap = tap };
-	int r = check_tap(tap, d);
-
-	return r < 0 ? r : hj_spawn(t, p, argv, &how, ret, d);
+	r = hj_spawn_prepare(&s, d);
+	if (r >= 0)
+		r = run(&s, ret, d);
+	hj_pty_finish(&pty);
+	hj_spawn_close(&s);
+	close_fdp(&s.status_r);
+	close_fdp(&s.ack_w);
+	return r < 0 ? r : 0;
 }

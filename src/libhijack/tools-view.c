@@ -144,7 +144,7 @@ static const struct {
 	{ "dev", 0 },
 };
 
-/* What hj_tools_child() collects before it builds the view. */
+/* What hj_tools_view() collects before it builds the view. */
 struct view {
 	int host[ARRAY_SIZE(host_dirs)];	/* clone, or -EBADF */
 	char *host_link[ARRAY_SIZE(host_dirs)];	/* or the symlink's text */

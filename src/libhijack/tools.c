@@ -8,7 +8,9 @@
  * namespace made for it alone (tools-view.c): the host's program
  * directories read-only, a few files of its /etc, the container's /proc,
  * /sys and /dev as the container has them, a /tmp of its own, and the
- * container's root on /run/hijack/root; nothing else of the host.
+ * container's root on /run/hijack/root; nothing else of the host.  It is
+ * a payload of the executor's (tools_payload, at the end of this file),
+ * whose hooks below are each called at the point their comments give.
  *
  * Why so little: anything the command runs may be the container's code.
  * A program from the container's tree, a .gdbinit or .git/config in the
@@ -60,8 +62,25 @@
 
 #include "internal.h"
 
-int hj_tools_check(const struct hijack_plan *p, struct hj_tools_caps *ret,
-		   struct hijack_diag *d)
+/* The capability that marks the command, and those it lacks. */
+struct tools_caps {
+	int marker;
+	unsigned long long withheld;
+};
+
+/* A run as hijack_run_tools_tap() hands it to the executor's hooks. */
+struct tools_run {
+	struct hj_command cmd;
+	/*
+	 * NULL: HIJACK_TOOLS_DIR.  The caller's bytes, not copied: only the
+	 * intermediate reads it, before it hides hijack's arguments.
+	 */
+	const char *dir;
+	struct tools_caps caps;
+};
+
+static int check_plan(const struct hijack_plan *p, struct tools_caps *ret,
+		      struct hijack_diag *d)
 {
 	const struct hijack_ns_state *user = &p->ns[HIJACK_NS_USER];
 	unsigned long long bnd = p->target_caps.bnd;
@@ -94,12 +113,35 @@ int hj_tools_check(const struct hijack_plan *p, struct hj_tools_caps *ret,
 }
 
 /*
+ * In the caller: refuse what this file cannot keep safe.  The command
+ * starts in the plan's working directory (the target's unless --wd said
+ * otherwise), a path inside the container that build_view() looks up only
+ * under the tools directory.
+ */
+static int tools_prepare(void *arg, const struct hijack_plan *p,
+			 struct hijack_diag *d)
+{
+	struct tools_run *tr = arg;
+	int r;
+
+	r = hj_command_prepare(&tr->cmd, d);
+	if (r < 0)
+		return r;
+	if (tr->dir && tr->dir[0] != '/')
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
+				   "--tools directory '%s': an absolute path",
+				   tr->dir);
+	return check_plan(p, &tr->caps, d);
+}
+
+/*
  * The mark in, the withheld out (see the top of this file).  The mark is
  * ambient for a root command too: execve() gives a non-root program the
  * ambient set only, and a root command may become one with setuid().
  */
-void hj_tools_caps(struct hijack_caps *c, const struct hj_tools_caps *tc)
+static void mark_caps(void *arg, struct hijack_caps *c)
 {
+	const struct tools_caps *tc = &((const struct tools_run *)arg)->caps;
 	unsigned long long bit = 1ULL << tc->marker;
 
 	c->bnd = (c->bnd | bit) & ~tc->withheld;
@@ -115,7 +157,7 @@ void hj_tools_caps(struct hijack_caps *c, const struct hj_tools_caps *tc)
  * holds CAP_SETPCAP (which the securebits need).  The securebits are
  * locked, so the command cannot take them back.
  */
-int hj_tools_confine(struct hijack_diag *d)
+static int lock_mark(_unused_ void *arg, struct hijack_diag *d)
 {
 	struct rlimit none = { 0, 0 };
 	int bits = prctl(PR_GET_SECUREBITS);
@@ -131,15 +173,21 @@ int hj_tools_confine(struct hijack_diag *d)
 	return 0;
 }
 
-int hj_tools_child(const struct hijack_target *t, const char *dir,
-		   const char *cwd, bool cwd_given, int *ret_pts,
-		   struct hijack_diag *d)
+/*
+ * In the intermediate, before it enters the target's namespaces: the view
+ * (tools-view.c), and the command's working directory in it.
+ */
+static int build_view(void *arg, const struct hijack_target *t,
+		      const struct hijack_plan *p, int *ret_pts,
+		      struct hijack_diag *d)
 {
+	const struct tools_run *tr = arg;
+	const char *dir = tr->dir ? tr->dir : HIJACK_TOOLS_DIR;
+	const char *cwd = p->wd;
+	bool cwd_given = p->wd_mode != HIJACK_DIR_TARGET;
 	_cleanup_close_ int cwdfd = -EBADF, tree = -EBADF;
 	int r;
 
-	if (!dir)
-		dir = HIJACK_TOOLS_DIR;
 	/* Not dumpable since its fork (hj_fork_child()), to its exec. */
 	r = hj_tools_view(t, dir, ret_pts, d);
 	if (r < 0)
@@ -164,4 +212,48 @@ int hj_tools_child(const struct hijack_target *t, const char *dir,
 	if (fchdir(tree) < 0)
 		return hj_diag_set(d, HIJACK_STEP_CWD, errno, "%s", dir);
 	return 0;
+}
+
+/* Exec from the view: a command not found there gets no hint of --tools. */
+static int tools_exec(void *arg, const struct hijack_plan *p,
+		      struct hijack_diag *d)
+{
+	const struct tools_run *tr = arg;
+
+	return hj_command_exec(&tr->cmd, p->envp, d);
+}
+
+/* What it is, then its hooks in the order the executor calls them. */
+static const struct hj_payload tools_payload = {
+	.name = "command", .flags = HJ_PAYLOAD_OWN_MOUNTS,
+	.prepare = tools_prepare, .host_view = build_view, .caps = mark_caps,
+	.confine = lock_mark, .run = tools_exec,
+};
+
+static void tools_run_done(struct tools_run *tr)
+{
+	hj_command_done(&tr->cmd);
+}
+
+HIJACK_EXPORT int hijack_run_tools_tap(const struct hijack_target *t,
+				       const struct hijack_plan *p,
+				       const char *dir, char *const argv[],
+				       const struct hijack_relay_tap *tap,
+				       struct hijack_result *ret,
+				       struct hijack_diag *d)
+{
+	_cleanup_(tools_run_done) struct tools_run tr = {
+		.cmd.argv = argv, .dir = dir,
+	};
+
+	return hj_spawn(t, p, &tools_payload, &tr, tap, ret, d);
+}
+
+HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
+				   const struct hijack_plan *p,
+				   const char *dir, char *const argv[],
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
+{
+	return hijack_run_tools_tap(t, p, dir, argv, NULL, ret, d);
 }

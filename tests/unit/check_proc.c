@@ -208,7 +208,7 @@ START_TEST(root_read_without_openat2)
 }
 END_TEST
 
-/* A directory of the container, as hj_tools_child() opens the cwd. */
+/* A directory of the container, as build_view() in tools.c opens the cwd. */
 START_TEST(root_open_dirs)
 {
 	int fd;
