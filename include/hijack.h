@@ -400,8 +400,10 @@ struct hijack_cgroup {
  * @pty_mode: see enum hijack_pty.
  * @limits_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @limits: the target's, given to the command with HIJACK_FROM_TARGET.
- * @container: the container the target was named as, set by the caller
- *	(hijack_plan_print() then shows it), or NULL; not owned.
+ * @container: the container the target was opened from
+ *	(hijack_container_open()), copied from the target: hijack_plan_print()
+ *	shows it; NULL for a target of hijack_target_open().  Owned by the
+ *	plan: hijack_plan_clear() frees it.
  * @pty_fds: bit N set: fd N (0-2) of the command is the new
  *	pseudo-terminal's; 0 for none.
  */
@@ -446,8 +448,7 @@ struct hijack_plan {
 	unsigned int pty_fds;
 	enum hijack_part_mode limits_mode;
 	struct hijack_limits limits;
-	/* Set by the caller when the target was named as a container:
-	 * hijack_plan_print() then shows it.  Not owned. */
+	/* From the target (hijack_container_open()); the plan's own copy. */
 	const struct hijack_container *container;
 };
 
@@ -466,6 +467,8 @@ struct hijack_target;
  * From this moment the task is held by a pidfd; every later look at
  * /proc/PID goes through a directory fd opened after the pidfd and checked
  * against it, so a pid reused by another process is an error (-ESRCH).
+ * A target pinned here names no container (hijack_container_open() is
+ * the one that does).
  *
  * Return: 0, -EINVAL for a pid <= 0, -ESRCH when there is no such task.
  */
@@ -975,7 +978,8 @@ int hijack_container_find(const char *target, struct hijack_container *ret,
  * pinned task must still be the container's: its start time must be the
  * one the engine recorded, and its cgroup must carry the container's mark.
  * A container stopped or restarted since it was found is refused, never
- * replaced by whatever now has its pid.
+ * replaced by whatever now has its pid.  The target keeps a copy of @c:
+ * a plan built on it shows the container (hijack_plan_print()).
  *
  * Return: 0, -ESRCH when the task is gone or is no longer the container's.
  */

@@ -418,8 +418,6 @@ int main(int argc, char **argv)
 	}
 	if (hijack_plan_build(t, &a.opts, &plan, &d) < 0)
 		fail_entry(&au, &d, EXIT_HIJACK_FAILED);
-	if (a.target)
-		plan.container = &ct;
 
 	if (a.action == CLI_EXPLAIN_TEXT || a.action == CLI_EXPLAIN_JSON) {
 		r = print_plan(&plan, a.action == CLI_EXPLAIN_JSON);

@@ -22,6 +22,12 @@ struct hijack_target {
 	int pidfd;	/* pins the task */
 	int procfd;	/* /proc/PID, opened after pidfd and checked against it */
 	char nspid[128];	/* the pidfd's fdinfo "NSpid:", or "" */
+	/*
+	 * What hijack_container_open() pinned, copied, so that a plan built
+	 * on the target can say which container it enters; NULL for a
+	 * target of hijack_target_open().
+	 */
+	struct hijack_container *container;
 };
 
 /* diag.c */

@@ -276,6 +276,26 @@ HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
 	p->nfilters = 0;
 	hj_env_free(p->envp);
 	p->envp = NULL;
+	/* The plan's own copy (plan_container()), const only to its readers. */
+	free((void *)p->container);
+	p->container = NULL;
+}
+
+/* The container the target was opened from, if any: the plan shows it. */
+static int plan_container(const struct hijack_target *t, struct hijack_plan *p,
+			  struct hijack_diag *d)
+{
+	struct hijack_container *c;
+
+	if (!t->container)
+		return 0;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "%s:%s",
+				   t->container->engine, t->container->name);
+	*c = *t->container;
+	p->container = c;
+	return 0;
 }
 
 /*
@@ -299,6 +319,9 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 	if (r < 0)
 		return r;
 
+	r = plan_container(t, &p, d);
+	if (r < 0)
+		goto fail;
 	r = plan_namespaces(t, o, &p, d);
 	if (r < 0)
 		goto fail;
