@@ -16,6 +16,7 @@
 #include "hijack.h"
 #include "hijack-abi.h"
 #include "macro.h"
+#include "plan.h"
 
 struct hijack_target {
 	pid_t pid;

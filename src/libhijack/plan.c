@@ -262,39 +262,35 @@ static void plan_modes(const struct hijack_opts *o, const char *status,
 	p->nnp = p->target_nnp && o->seccomp != HIJACK_NONE;
 }
 
-HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
+HIJACK_EXPORT void hijack_plan_free(struct hijack_plan *p)
 {
 	if (!p)
 		return;
 	hj_creds_free(&p->creds);
 	hj_creds_free(&p->target_creds);
 	hj_cgroups_free(p->cgroups, p->ncgroups);
-	p->cgroups = NULL;
-	p->ncgroups = 0;
 	hj_filters_free(p->filters, p->nfilters);
-	p->filters = NULL;
-	p->nfilters = 0;
 	hj_env_free(p->envp);
-	p->envp = NULL;
-	/* The plan's own copy (plan_container()), const only to its readers. */
-	free((void *)p->container);
-	p->container = NULL;
+	free(p->container);
+	free(p);
+}
+
+static void hijack_plan_freep(struct hijack_plan **p)
+{
+	hijack_plan_free(*p);
 }
 
 /* The container the target was opened from, if any: the plan shows it. */
 static int plan_container(const struct hijack_target *t, struct hijack_plan *p,
 			  struct hijack_diag *d)
 {
-	struct hijack_container *c;
-
 	if (!t->container)
 		return 0;
-	c = malloc(sizeof(*c));
-	if (!c)
+	p->container = malloc(sizeof(*p->container));
+	if (!p->container)
 		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "%s:%s",
 				   t->container->engine, t->container->name);
-	*c = *t->container;
-	p->container = c;
+	*p->container = *t->container;
 	return 0;
 }
 
@@ -305,10 +301,10 @@ static int plan_container(const struct hijack_target *t, struct hijack_plan *p,
  */
 HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 				    const struct hijack_opts *o,
-				    struct hijack_plan *ret,
+				    struct hijack_plan **ret,
 				    struct hijack_diag *d)
 {
-	struct hijack_plan p = { .pid = t->pid };
+	_cleanup_(hijack_plan_freep) struct hijack_plan *p = NULL;
 	_cleanup_free_ char *status = NULL;
 	int r;
 
@@ -319,37 +315,107 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 	if (r < 0)
 		return r;
 
-	r = plan_container(t, &p, d);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "plan of pid %d",
+				   (int)t->pid);
+	p->pid = t->pid;
+	r = plan_container(t, p, d);
 	if (r < 0)
-		goto fail;
-	r = plan_namespaces(t, o, &p, d);
+		return r;
+	r = plan_namespaces(t, o, p, d);
 	if (r < 0)
-		goto fail;
-	p.root_mode = o->root_mode;
-	r = plan_dir(t, "root", o->root_mode, o->root_path, p.root,
-		     sizeof(p.root), d);
+		return r;
+	p->root_mode = o->root_mode;
+	r = plan_dir(t, "root", o->root_mode, o->root_path, p->root,
+		     sizeof(p->root), d);
 	if (r < 0)
-		goto fail;
-	p.wd_mode = o->wd_mode;
-	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, p.wd, sizeof(p.wd), d);
+		return r;
+	p->wd_mode = o->wd_mode;
+	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, p->wd, sizeof(p->wd), d);
 	if (r < 0)
-		goto fail;
+		return r;
 
-	plan_modes(o, status, &p);
-	r = hj_plan_confinement(t, o, status, &p, d);
+	plan_modes(o, status, p);
+	r = hj_plan_confinement(t, o, status, p, d);
 	if (r < 0)
-		goto fail;
-	r = plan_method(o, &p, d);
+		return r;
+	r = plan_method(o, p, d);
 	if (r < 0)
-		goto fail;
+		return r;
 
 	/* Everything above was read from a live task, not a recycled pid. */
 	r = hj_target_check(t, d);
 	if (r < 0)
-		goto fail;
-	*ret = p;
+		return r;
+	*ret = TAKE_PTR(p);
 	return 0;
-fail:
-	hijack_plan_clear(&p);
-	return r;
+}
+
+/*
+ * The accessors: what a program outside the library needs of a plan,
+ * one value each, so that the layout above stays the library's own.
+ */
+HIJACK_EXPORT pid_t hijack_plan_pid(const struct hijack_plan *p)
+{
+	return p->pid;
+}
+
+HIJACK_EXPORT unsigned int hijack_plan_ns_mask(const struct hijack_plan *p)
+{
+	return p->ns_mask;
+}
+
+HIJACK_EXPORT int hijack_plan_ns_inode(const struct hijack_plan *p,
+				       enum hijack_ns ns, dev_t *ret_dev,
+				       ino_t *ret_ino)
+{
+	if ((unsigned int)ns >= _HIJACK_NS_MAX)
+		return -EINVAL;
+	/* plan_namespaces() leaves a type this kernel lacks at inode 0. */
+	if (!p->ns[ns].ino)
+		return -ENOENT;
+	if (ret_dev)
+		*ret_dev = p->ns[ns].dev;
+	if (ret_ino)
+		*ret_ino = p->ns[ns].ino;
+	return 0;
+}
+
+HIJACK_EXPORT uid_t hijack_plan_uid(const struct hijack_plan *p)
+{
+	return p->creds.uid;
+}
+
+HIJACK_EXPORT int hijack_plan_mode(const struct hijack_plan *p,
+				   enum hijack_part part)
+{
+	switch (part) {
+	case HIJACK_PART_ROOT:
+		return p->root_mode;
+	case HIJACK_PART_WD:
+		return p->wd_mode;
+	case HIJACK_PART_CREDS:
+		return p->creds_mode;
+	case HIJACK_PART_CAPS:
+		return p->caps_mode;
+	case HIJACK_PART_CGROUP:
+		return p->cgroup_mode;
+	case HIJACK_PART_SECCOMP:
+		return p->seccomp_mode;
+	case HIJACK_PART_LSM:
+		return p->lsm_mode;
+	case HIJACK_PART_ENV:
+		return p->env_mode;
+	case HIJACK_PART_LIMITS:
+		return p->limits_mode;
+	case _HIJACK_PART_MAX:
+		break;
+	}
+	return -EINVAL;
+}
+
+HIJACK_EXPORT unsigned int hijack_plan_pty_fds(const struct hijack_plan *p)
+{
+	return p->pty_fds;
 }
