@@ -97,40 +97,70 @@ static int plan_namespaces(const struct hijack_target *t,
 	return 0;
 }
 
-static int plan_dir(const struct hijack_target *t, const char *link,
-		    enum hijack_dir_mode mode, const char *path, char *ret,
-		    size_t size, struct hijack_diag *d)
+/*
+ * A link of /proc/PID in full.  The kernel writes it into a page at most
+ * (-ENAMETOOLONG beyond), so the buffer grows a few times at worst.
+ */
+static int read_link(int dirfd, const char *name, char **ret)
 {
+	_cleanup_free_ char *buf = NULL;
+	size_t size = PATH_MAX;
 	ssize_t n;
+
+	for (;;) {
+		char *b = realloc(buf, size);
+
+		if (!b)
+			return -ENOMEM;
+		buf = b;
+		n = readlinkat(dirfd, name, buf, size);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < size)
+			break;
+		size *= 2;
+	}
+	buf[n] = '\0';
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+static int plan_dir(const struct hijack_target *t, const char *link,
+		    enum hijack_dir_mode mode, const char *path, char **ret,
+		    struct hijack_diag *d)
+{
+	int r;
 
 	switch (mode) {
 	case HIJACK_DIR_TARGET:
-		n = readlinkat(t->procfd, link, ret, size - 1);
-		if (n < 0)
-			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+		r = read_link(t->procfd, link, ret);
+		if (r < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, r,
 					   "/proc/%d/%s", (int)t->pid, link);
-		ret[n] = '\0';
 		return 0;
 	case HIJACK_DIR_PATH:
 		if (!path || !*path)
 			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 					   "empty %s path", link);
-		if (strlen(path) >= size)
-			return hj_diag_set(d, HIJACK_STEP_OPTIONS, ENAMETOOLONG,
-					   "%s path", link);
-		(void)strcpy(ret, path);
-		return 0;
+		*ret = strdup(path);
+		break;
 	case HIJACK_DIR_KEEP:
 		if (strcmp(link, "cwd") == 0) {
-			if (!getcwd(ret, size))
+			*ret = getcwd(NULL, 0);
+			if (!*ret)
 				return hj_diag_set(d, HIJACK_STEP_CWD, errno,
 						   "current directory");
 		} else {
-			(void)strcpy(ret, "/");
+			*ret = strdup("/");
 		}
-		return 0;
+		break;
+	default:
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL, "%s mode",
+				   link);
 	}
-	return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL, "%s mode", link);
+	if (!*ret)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "%s path", link);
+	return 0;
 }
 
 /*
@@ -206,9 +236,7 @@ static int check_opts(const struct hijack_opts *o, struct hijack_diag *d)
 	if (o->creds != HIJACK_FROM_TARGET && (o->user || o->group))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "--user and --group cannot be combined with kept credentials");
-	if (o->seccomp == HIJACK_FROM_FILE &&
-	    (!o->seccomp_file ||
-	     strlen(o->seccomp_file) >= sizeof(((struct hijack_plan *)NULL)->seccomp_file)))
+	if (o->seccomp == HIJACK_FROM_FILE && !o->seccomp_file)
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "seccomp policy file name");
 	return 0;
@@ -271,6 +299,9 @@ HIJACK_EXPORT void hijack_plan_free(struct hijack_plan *p)
 	hj_cgroups_free(p->cgroups, p->ncgroups);
 	hj_filters_free(p->filters, p->nfilters);
 	hj_env_free(p->envp);
+	free(p->root);
+	free(p->wd);
+	free(p->seccomp_file);
 	free(p->container);
 	free(p);
 }
@@ -327,12 +358,11 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 	if (r < 0)
 		return r;
 	p->root_mode = o->root_mode;
-	r = plan_dir(t, "root", o->root_mode, o->root_path, p->root,
-		     sizeof(p->root), d);
+	r = plan_dir(t, "root", o->root_mode, o->root_path, &p->root, d);
 	if (r < 0)
 		return r;
 	p->wd_mode = o->wd_mode;
-	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, p->wd, sizeof(p->wd), d);
+	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, &p->wd, d);
 	if (r < 0)
 		return r;
 

@@ -117,15 +117,16 @@ struct hijack_cgroup {
  * @method: the method that will be used (never HIJACK_METHOD_AUTO).
  * @method_fallback: with AUTO: the method to fall back to if the kernel
  *	refuses @method at run time (HIJACK_METHOD_AUTO for none).
- * @root_mode: where the root directory comes from.
- * @root: the root directory: the path as the target sees it, or the
- *	explicit path.
- * @wd_mode: where the working directory comes from.
- * @wd: the working directory, likewise.
+ * @syscall_nr: the hijack(2) number read from the kernel, or -1.
  * @syscall_flags: with HIJACK_METHOD_SYSCALL, the flags hijack(2) is
  *	called with (see hijack(2)), decided with the rest of the plan; 0 with
  *	another method.
- * @syscall_nr: the hijack(2) number read from the kernel, or -1.
+ * @root_mode: where the root directory comes from.
+ * @root: the root directory: the path as the target sees it (its
+ *	/proc/PID/root link, whatever its length), "/" for the caller's, or
+ *	the explicit path.
+ * @wd_mode: where the working directory comes from.
+ * @wd: the working directory, likewise (the caller's from getcwd()).
  * @creds_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @creds: what the command runs as (the target's unless overridden).
  * @target_creds: the target's, for --explain.
@@ -142,22 +143,24 @@ struct hijack_cgroup {
  * @target_seccomp: the target's seccomp mode (0 none, 1 strict, 2 filter).
  * @nfilters: filters that will be installed, oldest first in @filters.
  * @filters: opaque; struct sock_fprog per filter.
- * @seccomp_file: the policy file, with HIJACK_FROM_FILE.
+ * @seccomp_file: the policy file, with HIJACK_FROM_FILE; else NULL.
  * @lsm_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @lsm: the active LSM that will label the command ("apparmor",
  *	"selinux"), or "" when none is active.
- * @lsm_label: the target's label, applied at exec.
+ * @lsm_label: the target's label, applied at exec.  Bounded, unlike the
+ *	paths (a longer one is refused): hj_lsm_apply() formats it in the
+ *	command's process, on its stack, where nothing is allocated.
  * @env_mode: where the environment comes from.
  * @envp: the command's environment (NULL-terminated).
  * @preserve_fds: fds above 2 passed on.
  * @pty_mode: see enum hijack_pty.
+ * @pty_fds: bit N set: fd N (0-2) of the command is the new
+ *	pseudo-terminal's; 0 for none.
  * @limits_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @limits: the target's, given to the command with HIJACK_FROM_TARGET.
  * @container: the container the target was opened from
  *	(hijack_container_open()), copied from the target: hijack_plan_print()
  *	shows it; NULL for a target of hijack_target_open().
- * @pty_fds: bit N set: fd N (0-2) of the command is the new
- *	pseudo-terminal's; 0 for none.
  */
 struct hijack_plan {
 	pid_t pid;
@@ -165,13 +168,12 @@ struct hijack_plan {
 	unsigned int ns_mask;
 	enum hijack_method method;
 	enum hijack_method method_fallback;
-	enum hijack_dir_mode root_mode;
-	char root[4096];
-	enum hijack_dir_mode wd_mode;
-	char wd[4096];
-	/* In what was padding before it: the layout is unchanged. */
-	unsigned int syscall_flags;
 	long syscall_nr;
+	unsigned int syscall_flags;
+	enum hijack_dir_mode root_mode;
+	char *root;
+	enum hijack_dir_mode wd_mode;
+	char *wd;
 
 	enum hijack_part_mode creds_mode;
 	struct hijack_creds creds;
@@ -189,7 +191,7 @@ struct hijack_plan {
 	int target_seccomp;
 	size_t nfilters;
 	void *filters;
-	char seccomp_file[4096];
+	char *seccomp_file;
 	enum hijack_part_mode lsm_mode;
 	char lsm[32];
 	char lsm_label[256];

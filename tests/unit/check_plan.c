@@ -4,6 +4,7 @@
  * fresh namespaces (src/libhijack/target.c, plan.c, explain.c), and what
  * the accessors of a plan give.
  */
+#include <limits.h>
 #include <sched.h>
 #include <stddef.h>
 #include <signal.h>
@@ -222,6 +223,54 @@ START_TEST(dirs)
 
 	o.wd_path = "";
 	(void)plan_for(&o, -EINVAL);
+}
+END_TEST
+
+/*
+ * The plan's paths are its own allocations, as long as they come: a path
+ * longer than PATH_MAX is the kernel's to refuse at chroot or chdir, and
+ * the policy file's name is kept as given.
+ */
+START_TEST(long_paths)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan *p;
+	static char deep[3 * PATH_MAX];
+	char *dir, policy[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i + 2 < sizeof(deep); i += 2)
+		memcpy(deep + i, "/d", 2);
+	o.root_mode = HIJACK_DIR_PATH;
+	o.root_path = deep;
+	o.wd_mode = HIJACK_DIR_PATH;
+	o.wd_path = deep + 1;
+	p = plan_for(&o, 0);
+	ck_assert_str_eq(p->root, deep);
+	ck_assert_str_eq(p->wd, deep + 1);
+	ck_assert_ptr_null(p->seccomp_file);
+	hijack_plan_free(p);
+
+	/*
+	 * No policy named, or one that cannot be read, fails the plan; a
+	 * readable one's name is kept in a copy of the plan's own.
+	 */
+	o = (struct hijack_opts)HIJACK_OPTS_INIT;
+	o.seccomp = HIJACK_FROM_FILE;
+	(void)plan_for(&o, -EINVAL);
+	o.seccomp_file = "/nonexistent/policy";
+	(void)plan_for(&o, -ENOENT);
+
+	dir = tl_mkdtemp();
+	tl_write(dir, "policy", "default allow\nerrno EACCES chmod\n");
+	(void)snprintf(policy, sizeof(policy), "%s/policy", dir);
+	o.seccomp_file = policy;
+	p = plan_for(&o, 0);
+	ck_assert_str_eq(p->seccomp_file, policy);
+	ck_assert_ptr_ne(p->seccomp_file, policy);
+	ck_assert_uint_gt(p->nfilters, 0);
+	hijack_plan_free(p);
+	tl_rmtree(dir);
 }
 END_TEST
 
@@ -458,6 +507,7 @@ int main(void)
 		tcase_add_test(priv, select_and_exclude);
 		tcase_add_test(priv, methods);
 		tcase_add_test(priv, dirs);
+		tcase_add_test(priv, long_paths);
 		tcase_add_test(priv, bad_opts);
 		tcase_add_test(priv, confinement_parts);
 		tcase_add_test(priv, terminal);
