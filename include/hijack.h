@@ -420,7 +420,9 @@ struct hijack_plan;
  * @reterr_diag: optional, filled on failure.
  *
  * Reads everything it needs from the host's /proc before anything is
- * entered.  Nothing is changed in the caller, except that copying the
+ * entered, and the caller's side of what hijack_plan_print() compares
+ * with (its ids, capabilities and resource limits, besides its namespaces
+ * and cgroups).  Nothing is changed in the caller, except that copying the
  * target's seccomp filters needs a brief ptrace seize and interrupt of the
  * target (it is resumed at once).  The plan holds nothing of @t and
  * @opts: either may be freed or changed before the plan is used.  A target
@@ -551,6 +553,10 @@ unsigned int hijack_plan_pty_fds(const struct hijack_plan *plan);
  * @plan: the plan.
  * @json: false for text, true for one JSON object.
  * @f: where to write.
+ *
+ * Reads the plan alone: what it compares with the caller's is the caller
+ * as it was when the plan was built.
+ *
  * Return: 0, or -EIO when writing failed.
  */
 int hijack_plan_print(const struct hijack_plan *plan, bool json, FILE *f);

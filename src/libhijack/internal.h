@@ -110,6 +110,7 @@ int hj_creds_apply(const struct hijack_creds *c, struct hijack_diag *d);
 
 /* caps.c */
 int hj_caps_read(pid_t pid, struct hijack_caps *ret, struct hijack_diag *d);
+int hj_caps_read_self(struct hijack_caps *ret);
 void hj_caps_plan(const struct hijack_caps *target, bool root, bool nnp,
 		  struct hijack_caps *ret, char *note, size_t size);
 int hj_caps_apply_iab(const struct hijack_caps *want, struct hijack_diag *d);

@@ -290,12 +290,38 @@ static void plan_modes(const struct hijack_opts *o, const char *status,
 	p->nnp = p->target_nnp && o->seccomp != HIJACK_NONE;
 }
 
+/*
+ * The caller's side of what --explain compares with, read now rather than
+ * when the plan is printed: the plan then shows one moment, and printing
+ * reads nothing but the plan.  Best effort, as it only feeds the
+ * comparison: what cannot be read is left zero, and the plan is still
+ * made.  The limits are read only when the command gets the target's:
+ * otherwise nothing compares with them.
+ */
+static void plan_caller(struct hijack_plan *p)
+{
+	struct hj_caller *c = &p->caller;
+	uid_t u[3];
+	gid_t g[3];
+
+	(void)getresuid(&u[0], &u[1], &u[2]);
+	(void)getresgid(&g[0], &g[1], &g[2]);
+	c->creds.uid = u[0], c->creds.euid = u[1], c->creds.suid = u[2];
+	c->creds.gid = g[0], c->creds.egid = g[1], c->creds.sgid = g[2];
+	c->creds.fsuid = u[1], c->creds.fsgid = g[1];
+	c->have_caps = hj_caps_read_self(&c->caps) == 0;
+	if (p->limits_mode == HIJACK_FROM_TARGET &&
+	    hj_limits_read(NULL, &c->limits, NULL) < 0)
+		c->limits = (struct hijack_limits){ 0 };
+}
+
 HIJACK_EXPORT void hijack_plan_free(struct hijack_plan *p)
 {
 	if (!p)
 		return;
 	hj_creds_free(&p->creds);
 	hj_creds_free(&p->target_creds);
+	hj_creds_free(&p->caller.creds);
 	hj_cgroups_free(p->cgroups, p->ncgroups);
 	hj_filters_free(p->filters, p->nfilters);
 	hj_env_free(p->envp);
@@ -367,6 +393,7 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 		return r;
 
 	plan_modes(o, status, p);
+	plan_caller(p);
 	r = hj_plan_confinement(t, o, status, p, d);
 	if (r < 0)
 		return r;

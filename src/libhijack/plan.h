@@ -108,6 +108,26 @@ struct hijack_cgroup {
 };
 
 /**
+ * struct hj_caller - the caller's side of what --explain compares the plan
+ *	with, read by hijack_plan_build() (plan_caller()), so that printing
+ *	reads the plan alone and shows it as it was decided.  The caller's
+ *	namespaces and cgroups are in @ns and @cgroups of the plan already.
+ * @creds: the caller's real, effective and saved ids, the filesystem ids
+ *	taken as the effective ones; no groups (the text shows "-").
+ * @caps: the caller's capability sets, when @have_caps.
+ * @have_caps: @caps could be read; if not, the text leaves them out.
+ * @limits: the caller's resource limits and oom_score_adj, read only when
+ *	the command takes the target's (all zero otherwise, or when they
+ *	could not be read).
+ */
+struct hj_caller {
+	struct hijack_creds creds;
+	struct hijack_caps caps;
+	bool have_caps;
+	struct hijack_limits limits;
+};
+
+/**
  * struct hijack_plan - everything an entry will do, decided before it
  *	starts.  Everything it points to is its own: hijack_plan_free()
  *	releases it.
@@ -161,6 +181,8 @@ struct hijack_cgroup {
  * @container: the container the target was opened from
  *	(hijack_container_open()), copied from the target: hijack_plan_print()
  *	shows it; NULL for a target of hijack_target_open().
+ * @caller: the caller as it was when the plan was built, for
+ *	hijack_plan_print() only.
  */
 struct hijack_plan {
 	pid_t pid;
@@ -203,6 +225,7 @@ struct hijack_plan {
 	enum hijack_part_mode limits_mode;
 	struct hijack_limits limits;
 	struct hijack_container *container;
+	struct hj_caller caller;
 };
 
 #endif /* HIJACK_PLAN_H */

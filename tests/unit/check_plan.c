@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -465,6 +466,61 @@ START_TEST(container_from_target)
 }
 END_TEST
 
+/* Print @p as text into @buf. */
+static void print_text(const struct hijack_plan *p, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size - 1, "w");
+
+	ck_assert_ptr_nonnull(f);
+	memset(buf, 0, size);
+	ck_assert_int_eq(hijack_plan_print(p, false, f), 0);
+	fclose(f);
+}
+
+/*
+ * The caller's side is read when the plan is built: a caller that changes
+ * its limits afterwards (this test case runs in a process of its own)
+ * still sees the plan as it was decided.
+ */
+START_TEST(caller_at_build)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan *p;
+	static char before[65536], after[65536];
+	struct rlimit rl;
+
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->caller.creds.uid, getuid());
+	ck_assert_uint_eq(p->caller.creds.egid, getegid());
+	ck_assert_uint_eq(p->caller.creds.ngroups, 0);
+	ck_assert(p->caller.have_caps);
+	ck_assert(p->caller.limits.have & BIT(RLIMIT_NOFILE));
+	print_text(p, before, sizeof(before));
+	/* The target is a copy of this process: no limit differs. */
+	ck_assert_ptr_nonnull(strstr(before, "every resource limit as the caller's"));
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	ck_assert_uint_gt(rl.rlim_cur, 64);
+	rl.rlim_cur = 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	print_text(p, after, sizeof(after));
+	ck_assert_str_eq(after, before);
+	hijack_plan_free(p);
+
+	/* A plan built now compares with the new limit. */
+	p = plan_for(&o, 0);
+	print_text(p, after, sizeof(after));
+	ck_assert_ptr_nonnull(strstr(after, "differing: nofile"));
+	hijack_plan_free(p);
+
+	/* Kept limits: nothing of the caller's to compare, none read. */
+	o.limits = HIJACK_KEEP;
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->caller.limits.have, 0);
+	hijack_plan_free(p);
+}
+END_TEST
+
 START_TEST(explain_json)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
@@ -513,6 +569,7 @@ int main(void)
 		tcase_add_test(priv, terminal);
 		tcase_add_test(priv, accessors);
 		tcase_add_test(priv, container_from_target);
+		tcase_add_test(priv, caller_at_build);
 		tcase_add_test(priv, explain_json);
 		suite_add_tcase(s, priv);
 	} else {
