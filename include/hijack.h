@@ -424,10 +424,11 @@ struct hijack_plan;
  * with (its ids, capabilities and resource limits, besides its namespaces
  * and cgroups).  Nothing is changed in the caller, except that copying the
  * target's seccomp filters needs a brief ptrace seize and interrupt of the
- * target (it is resumed at once).  The plan holds nothing of @t and
- * @opts: either may be freed or changed before the plan is used.  A target
- * of hijack_container_open() gives the plan its container, which
- * hijack_plan_print() names.
+ * target (it is resumed at once).  The plan keeps no pointer into @opts,
+ * which may be freed or changed once this returns, nor into @t, which
+ * hijack_run() and the other functions that carry a plan out take again.
+ * A target of hijack_container_open() gives the plan a copy of its
+ * container, which hijack_plan_print() names.
  *
  * Return: 0, or a negative errno: -ESRCH when the target exited,
  * -EINVAL for contradictory options, -ENOSYS for the syscall method on a
