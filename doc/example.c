@@ -16,7 +16,7 @@ int main(int argc, char *argv[])
 	struct hijack_opts opts = HIJACK_OPTS_INIT;
 	struct hijack_diag diag = { 0 };
 	struct hijack_target *t = NULL;
-	struct hijack_plan plan;
+	struct hijack_plan *plan = NULL;
 	struct hijack_result res;
 	int r;
 
@@ -29,11 +29,11 @@ int main(int argc, char *argv[])
 	if (r == 0)
 		r = hijack_plan_build(t, &opts, &plan, &diag);
 	if (r == 0) {
-		r = hijack_plan_print(&plan, false, stdout);
+		r = hijack_plan_print(plan, false, stdout);
 		fflush(stdout);
 		if (r == 0)
-			r = hijack_run(t, &plan, argv + 2, &res, &diag);
-		hijack_plan_clear(&plan);
+			r = hijack_run(t, plan, argv + 2, &res, &diag);
+		hijack_plan_free(plan);
 	}
 	hijack_target_free(t);
 	if (r < 0) {

@@ -270,187 +270,6 @@ struct hijack_opts {
 		.limits = HIJACK_FROM_TARGET,                   \
 	}
 
-/**
- * struct hijack_ns_state - one namespace type as planned.
- * @dev: device of the target's namespace of this type (0 if the kernel
- *	lacks the type); with @ino, its identity.
- * @ino: inode of the target's namespace of this type (0 likewise).
- * @self_dev: device of the caller's namespace of this type.
- * @self_ino: inode of the caller's namespace of this type.
- * @enter: it will be entered.
- */
-struct hijack_ns_state {
-	dev_t dev;
-	ino_t ino;
-	dev_t self_dev;
-	ino_t self_ino;
-	bool enter;
-};
-
-/**
- * struct hijack_creds - uids, gids and supplementary groups.
- * @uid: real user id.
- * @euid: effective user id.
- * @suid: saved set-user-id.
- * @fsuid: filesystem user id.
- * @gid: real group id.
- * @egid: effective group id.
- * @sgid: saved set-group-id.
- * @fsgid: filesystem group id.
- * @ngroups: number of supplementary groups in @groups.
- * @groups: the supplementary groups (owned by the plan).
- */
-struct hijack_creds {
-	uid_t uid, euid, suid, fsuid;
-	gid_t gid, egid, sgid, fsgid;
-	size_t ngroups;
-	gid_t *groups;
-};
-
-/**
- * struct hijack_caps - capability sets as bit masks (bit N: capability N).
- * @inh: inheritable set.
- * @prm: permitted set.
- * @eff: effective set.
- * @bnd: bounding set.
- * @amb: ambient set.
- */
-struct hijack_caps {
-	unsigned long long inh, prm, eff, bnd, amb;
-};
-
-/**
- * HIJACK_NRLIMITS - resource limits known: RLIMIT_CPU to RLIMIT_RTTIME.
- */
-#define HIJACK_NRLIMITS 16
-
-/**
- * struct hijack_limits - resource limits and OOM score adjustment of a task.
- * @have: bit N set: @lim[N] holds resource N (an RLIMIT_* number).
- * @lim: soft (@cur) and hard (@max) limit; ~0ULL is RLIM_INFINITY.
- * @oom_score_adj: as in /proc/PID/oom_score_adj, -1000 to 1000.
- */
-struct hijack_limits {
-	unsigned int have;
-	struct {
-		unsigned long long cur, max;
-	} lim[HIJACK_NRLIMITS];
-	int oom_score_adj;
-};
-
-/**
- * struct hijack_cgroup - one cgroup hierarchy of the target.
- * @controllers: as in /proc/PID/cgroup: "" for v2, "cpu,cpuacct",
- *	"name=systemd", ...
- * @path: the target's cgroup in it.
- * @self_path: the caller's.
- * @dir: the cgroup's directory on the host, or NULL when the hierarchy is
- *	not mounted here.
- * @join: the command will be moved into it.
- */
-struct hijack_cgroup {
-	char *controllers;
-	char *path;
-	char *self_path;
-	char *dir;
-	bool join;
-};
-
-/**
- * struct hijack_plan - everything an entry will do, decided before it starts.
- * @pid: the target.
- * @ns: per namespace type, indexed by enum hijack_ns.
- * @ns_mask: HIJACK_NS_BIT()s of the types to enter.
- * @method: the method that will be used (never HIJACK_METHOD_AUTO).
- * @method_fallback: with AUTO: the method to fall back to if the kernel
- *	refuses @method at run time (HIJACK_METHOD_AUTO for none).
- * @root_mode: where the root directory comes from.
- * @root: the root directory: the path as the target sees it, or the
- *	explicit path.
- * @wd_mode: where the working directory comes from.
- * @wd: the working directory, likewise.
- * @syscall_flags: with HIJACK_METHOD_SYSCALL, the flags hijack(2) is
- *	called with (see hijack(2)), decided with the rest of the plan; 0 with
- *	another method.
- * @syscall_nr: the hijack(2) number read from the kernel, or -1.
- * @creds_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
- * @creds: what the command runs as (the target's unless overridden).
- * @target_creds: the target's, for --explain.
- * @caps_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
- * @caps: the sets the command is given before exec.
- * @target_caps: the target's.
- * @caps_note: why @caps differ from @target_caps, or "".
- * @cgroup_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
- * @cgroups: the target's hierarchies, @ncgroups of them.
- * @ncgroups: the number of entries in @cgroups.
- * @nnp: no_new_privs will be set.
- * @target_nnp: the target has no_new_privs.
- * @seccomp_mode: where the filters come from.
- * @target_seccomp: the target's seccomp mode (0 none, 1 strict, 2 filter).
- * @nfilters: filters that will be installed, oldest first in @filters.
- * @filters: opaque; struct sock_fprog per filter.
- * @seccomp_file: the policy file, with HIJACK_FROM_FILE.
- * @lsm_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
- * @lsm: the active LSM that will label the command ("apparmor",
- *	"selinux"), or "" when none is active.
- * @lsm_label: the target's label, applied at exec.
- * @env_mode: where the environment comes from.
- * @envp: the command's environment (NULL-terminated).
- * @preserve_fds: fds above 2 passed on.
- * @pty_mode: see enum hijack_pty.
- * @limits_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
- * @limits: the target's, given to the command with HIJACK_FROM_TARGET.
- * @container: the container the target was named as, set by the caller
- *	(hijack_plan_print() then shows it), or NULL; not owned.
- * @pty_fds: bit N set: fd N (0-2) of the command is the new
- *	pseudo-terminal's; 0 for none.
- */
-struct hijack_plan {
-	pid_t pid;
-	struct hijack_ns_state ns[_HIJACK_NS_MAX];
-	unsigned int ns_mask;
-	enum hijack_method method;
-	enum hijack_method method_fallback;
-	enum hijack_dir_mode root_mode;
-	char root[4096];
-	enum hijack_dir_mode wd_mode;
-	char wd[4096];
-	/* In what was padding before it: the layout is unchanged. */
-	unsigned int syscall_flags;
-	long syscall_nr;
-
-	enum hijack_part_mode creds_mode;
-	struct hijack_creds creds;
-	struct hijack_creds target_creds;
-	enum hijack_part_mode caps_mode;
-	struct hijack_caps caps;
-	struct hijack_caps target_caps;
-	char caps_note[160];
-	enum hijack_part_mode cgroup_mode;
-	struct hijack_cgroup *cgroups;
-	size_t ncgroups;
-	bool nnp;
-	bool target_nnp;
-	enum hijack_part_mode seccomp_mode;
-	int target_seccomp;
-	size_t nfilters;
-	void *filters;
-	char seccomp_file[4096];
-	enum hijack_part_mode lsm_mode;
-	char lsm[32];
-	char lsm_label[256];
-	enum hijack_part_mode env_mode;
-	char **envp;
-	unsigned int preserve_fds;
-	enum hijack_pty pty_mode;
-	unsigned int pty_fds;
-	enum hijack_part_mode limits_mode;
-	struct hijack_limits limits;
-	/* Set by the caller when the target was named as a container:
-	 * hijack_plan_print() then shows it.  Not owned. */
-	const struct hijack_container *container;
-};
-
 /*
  * A pinned target task.  Opaque: made by hijack_target_open(), released by
  * hijack_target_free().
@@ -466,6 +285,8 @@ struct hijack_target;
  * From this moment the task is held by a pidfd; every later look at
  * /proc/PID goes through a directory fd opened after the pidfd and checked
  * against it, so a pid reused by another process is an error (-ESRCH).
+ * A target pinned here names no container (hijack_container_open() is
+ * the one that does).
  *
  * Return: 0, -EINVAL for a pid <= 0, -ESRCH when there is no such task.
  */
@@ -583,40 +404,160 @@ const char *hijack_step_name(enum hijack_step step);
  */
 long hijack_syscall_nr(void);
 
+/*
+ * Everything an entry will do, decided before it starts.  Opaque: made by
+ * hijack_plan_build(), released by hijack_plan_free().  The accessors
+ * below give what a caller may need to act on; hijack_plan_print() shows
+ * all of it.
+ */
+struct hijack_plan;
+
 /**
  * hijack_plan_build() - decide what an entry into @t will do.
  * @t: the target.
  * @opts: the request.
- * @ret: the plan; fully written on success.
+ * @ret: on success, the new plan; free it with hijack_plan_free().
  * @reterr_diag: optional, filled on failure.
  *
  * Reads everything it needs from the host's /proc before anything is
- * entered.  Nothing is changed in the caller, except that copying the
+ * entered, and the caller's side of what hijack_plan_print() compares
+ * with (its ids, capabilities and resource limits, besides its namespaces
+ * and cgroups).  Nothing is changed in the caller, except that copying the
  * target's seccomp filters needs a brief ptrace seize and interrupt of the
- * target (it is resumed at once).  Free the plan with hijack_plan_clear().
+ * target (it is resumed at once).  The plan keeps no pointer into @opts,
+ * which may be freed or changed once this returns, nor into @t, which
+ * hijack_run() and the other functions that carry a plan out take again.
+ * A target of hijack_container_open() gives the plan a copy of its
+ * container, which hijack_plan_print() names.
  *
  * Return: 0, or a negative errno: -ESRCH when the target exited,
  * -EINVAL for contradictory options, -ENOSYS for the syscall method on a
- * kernel without it, -EOPNOTSUPP for a plan the method cannot carry out.
+ * kernel without it, -EOPNOTSUPP for a plan the method cannot carry out,
+ * -ENOMEM.
  */
 int hijack_plan_build(const struct hijack_target *t,
-		      const struct hijack_opts *opts, struct hijack_plan *ret,
+		      const struct hijack_opts *opts, struct hijack_plan **ret,
 		      struct hijack_diag *reterr_diag);
 
 /**
- * hijack_plan_clear() - free what a plan holds.
- * @plan: a plan from hijack_plan_build(); NULL is allowed.
- *
- * The structure itself is the caller's; after this it may be passed to
- * hijack_plan_build() again.
+ * hijack_plan_free() - release a plan and everything it holds.
+ * @plan: from hijack_plan_build(); NULL is allowed and does nothing.
  */
-void hijack_plan_clear(struct hijack_plan *plan);
+void hijack_plan_free(struct hijack_plan *plan);
+
+/**
+ * hijack_plan_pid() - the target a plan enters.
+ * @plan: the plan.
+ *
+ * Return: the target's pid, as seen in the caller's pid namespace.
+ */
+pid_t hijack_plan_pid(const struct hijack_plan *plan);
+
+/**
+ * hijack_plan_ns_mask() - the namespace types a plan enters.
+ * @plan: the plan.
+ *
+ * A type asked for (struct hijack_opts @ns_select, less @ns_exclude) is
+ * entered only when the target's namespace of that type is not the
+ * caller's already.
+ *
+ * Return: the HIJACK_NS_BIT()s of the types the command enters.
+ */
+unsigned int hijack_plan_ns_mask(const struct hijack_plan *plan);
+
+/**
+ * hijack_plan_ns_inode() - the identity of one of the target's namespaces.
+ * @plan: the plan.
+ * @ns: the namespace type.
+ * @ret_dev: optional; the device of the namespace, as stat(2) of
+ *	/proc/PID/ns/TYPE gives it.
+ * @ret_ino: optional; its inode, likewise.
+ *
+ * Read when the plan was built, for every type the kernel has, entered or
+ * not; for a type in hijack_plan_ns_mask() it is the namespace the command
+ * will be in (for the others, the caller's is).
+ *
+ * Return: 0; -EINVAL for an @ns outside enum hijack_ns; -ENOENT when the
+ * kernel has no namespaces of that type (nothing is written then).
+ */
+int hijack_plan_ns_inode(const struct hijack_plan *plan, enum hijack_ns ns,
+			 dev_t *ret_dev, ino_t *ret_ino);
+
+/**
+ * hijack_plan_uid() - the user a plan runs the command as.
+ * @plan: the plan.
+ *
+ * Return: the real user id of the command: the target's, or that of
+ * struct hijack_opts @user, as the target's user namespace numbers it when
+ * the plan enters that namespace; the caller's own with kept credentials.
+ */
+uid_t hijack_plan_uid(const struct hijack_plan *plan);
+
+/**
+ * enum hijack_part - the parts of an entry whose source a request chooses,
+ *	each named after its member of struct hijack_opts.
+ * @HIJACK_PART_ROOT: the root directory (@root_mode).
+ * @HIJACK_PART_WD: the working directory (@wd_mode).
+ * @HIJACK_PART_CREDS: uids, gids and groups (@creds).
+ * @HIJACK_PART_CAPS: capability sets and securebits (@caps).
+ * @HIJACK_PART_CGROUP: cgroup membership (@cgroup).
+ * @HIJACK_PART_SECCOMP: no_new_privs and seccomp filters (@seccomp).
+ * @HIJACK_PART_LSM: the LSM exec label (@lsm).
+ * @HIJACK_PART_ENV: the environment (@env).
+ * @HIJACK_PART_LIMITS: resource limits and OOM score adjustment (@limits).
+ * @_HIJACK_PART_MAX: the number of parts; not a part.
+ */
+enum hijack_part {
+	HIJACK_PART_ROOT,
+	HIJACK_PART_WD,
+	HIJACK_PART_CREDS,
+	HIJACK_PART_CAPS,
+	HIJACK_PART_CGROUP,
+	HIJACK_PART_SECCOMP,
+	HIJACK_PART_LSM,
+	HIJACK_PART_ENV,
+	HIJACK_PART_LIMITS,
+	_HIJACK_PART_MAX,
+};
+
+/**
+ * hijack_plan_mode() - where a plan takes one part of the entry from.
+ * @plan: the plan.
+ * @part: the part.
+ *
+ * Tells, for instance, which parts the command keeps as the caller's
+ * (HIJACK_KEEP, HIJACK_DIR_KEEP) rather than taking them from the target:
+ * what an audit record of the entry asks about first.
+ *
+ * Return: for HIJACK_PART_ROOT and HIJACK_PART_WD an enum hijack_dir_mode,
+ * for the other parts an enum hijack_part_mode, as in struct hijack_opts
+ * (a member the caller's struct_size left out counts as its default);
+ * -EINVAL for a @part outside enum hijack_part.
+ */
+int hijack_plan_mode(const struct hijack_plan *plan, enum hijack_part part);
+
+/**
+ * hijack_plan_pty_fds() - which of the command's fds 0-2 get a new
+ *	pseudo-terminal.
+ * @plan: the plan.
+ *
+ * Decided by struct hijack_opts @pty and, with HIJACK_PTY_AUTO, by which
+ * of the caller's fds 0-2 were terminals when the plan was built.
+ *
+ * Return: bit N set: fd N of the command is the new pseudo-terminal, which
+ * hijack_run() relays to and from the caller's fd N; 0 for none.
+ */
+unsigned int hijack_plan_pty_fds(const struct hijack_plan *plan);
 
 /**
  * hijack_plan_print() - write a plan for people or scripts.
  * @plan: the plan.
  * @json: false for text, true for one JSON object.
  * @f: where to write.
+ *
+ * Reads the plan alone: what it compares with the caller's is the caller
+ * as it was when the plan was built.
+ *
  * Return: 0, or -EIO when writing failed.
  */
 int hijack_plan_print(const struct hijack_plan *plan, bool json, FILE *f);
@@ -644,11 +585,12 @@ struct hijack_result {
  * The command runs as a child of the caller and a member of the target's
  * pid namespace.  Until it ends, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
  * SIGUSR2 and SIGWINCH sent to the caller are forwarded to it.  Only fds 0,
- * 1 and 2 are passed on (plus the plan's @preserve_fds).  Those of them in
- * the plan's @pty_fds are replaced by a new pseudo-terminal from inside the
- * target, which this function relays to the caller's fds 0-2 while the
- * command runs, with a terminal among them in raw mode until it returns;
- * the caller's SIGWINCH then resizes the command's terminal instead.
+ * 1 and 2 are passed on (plus struct hijack_opts @preserve_fds).  Those of
+ * them in hijack_plan_pty_fds() are replaced by a new pseudo-terminal from
+ * inside the target, which this function relays to the caller's fds 0-2
+ * while the command runs, with a terminal among them in raw mode until it
+ * returns; the caller's SIGWINCH then resizes the command's terminal
+ * instead.
  * A command that has not ended a second after a SIGINT, SIGTERM, SIGHUP
  * or SIGQUIT is killed when a cgroup freezer holds it; so is any command
  * still there when a second such signal comes a second or more after the
@@ -686,7 +628,7 @@ enum hijack_relay_dir {
  * @userdata: passed to @fn.
  *
  * Only bytes that go through the relay are seen: with no pseudo-terminal
- * (the plan's @pty_fds is 0) @fn is never called.  The end-of-file
+ * (hijack_plan_pty_fds() is 0) @fn is never called.  The end-of-file
  * character the relay sends when a non-terminal input ends is not shown:
  * nobody typed it.
  */
@@ -975,7 +917,8 @@ int hijack_container_find(const char *target, struct hijack_container *ret,
  * pinned task must still be the container's: its start time must be the
  * one the engine recorded, and its cgroup must carry the container's mark.
  * A container stopped or restarted since it was found is refused, never
- * replaced by whatever now has its pid.
+ * replaced by whatever now has its pid.  The target keeps a copy of @c:
+ * a plan built on it shows the container (hijack_plan_print()).
  *
  * Return: 0, -ESRCH when the task is gone or is no longer the container's.
  */

@@ -154,39 +154,45 @@ void audit_entry_set_plan(struct audit_entry *e, const struct hijack_plan *p,
 			  int pidfd)
 {
 	struct stat st;
+	ino_t ino;
 	int i;
 
 	e->have_plan = true;
-	e->target_pid = p->pid;
+	e->target_pid = hijack_plan_pid(p);
 	if (pidfd >= 0 && fstat(pidfd, &st) == 0)
 		e->pidfd_ino = (unsigned long long)st.st_ino;
+	/* 0 for a type the kernel lacks: audit_fields() leaves it out. */
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
-		e->ns_ino[i] = (unsigned long long)p->ns[i].ino;
-	e->ns_entered = p->ns_mask;
-	e->run_uid = p->creds.uid;
+		e->ns_ino[i] = hijack_plan_ns_inode(p, i, NULL, &ino) == 0 ?
+			       (unsigned long long)ino : 0;
+	e->ns_entered = hijack_plan_ns_mask(p);
+	e->run_uid = hijack_plan_uid(p);
 	/*
 	 * What the command keeps of the caller rather than takes from the
 	 * target: each is a way out of the container's confinement, and so
 	 * what a reader of the records asks about first.
 	 */
-	const struct {
-		bool kept;
+	static const struct {
+		enum hijack_part part;
+		int mode;	/* the plan's mode that records it */
 		const char *word;
 	} parts[] = {
-		{ p->creds_mode == HIJACK_KEEP, "creds" },
-		{ p->caps_mode == HIJACK_KEEP, "caps" },
-		{ p->cgroup_mode == HIJACK_KEEP, "cgroups" },
-		{ p->seccomp_mode == HIJACK_NONE, "seccomp-none" },
-		{ p->lsm_mode == HIJACK_KEEP, "lsm" },
-		{ p->limits_mode == HIJACK_KEEP, "limits" },
-		{ p->env_mode == HIJACK_KEEP, "env" },
-		{ p->root_mode != HIJACK_DIR_TARGET, "root" },
+		{ HIJACK_PART_CREDS, HIJACK_KEEP, "creds" },
+		{ HIJACK_PART_CAPS, HIJACK_KEEP, "caps" },
+		{ HIJACK_PART_CGROUP, HIJACK_KEEP, "cgroups" },
+		{ HIJACK_PART_SECCOMP, HIJACK_NONE, "seccomp-none" },
+		{ HIJACK_PART_LSM, HIJACK_KEEP, "lsm" },
+		{ HIJACK_PART_LIMITS, HIJACK_KEEP, "limits" },
+		{ HIJACK_PART_ENV, HIJACK_KEEP, "env" },
 	};
 
 	e->kept[0] = '\0';
 	for (i = 0; i < (int)(sizeof(parts) / sizeof(parts[0])); i++)
-		if (parts[i].kept)
+		if (hijack_plan_mode(p, parts[i].part) == parts[i].mode)
 			add_word(e->kept, sizeof(e->kept), parts[i].word);
+	/* The caller's root or a path: not the target's, either way. */
+	if (hijack_plan_mode(p, HIJACK_PART_ROOT) != HIJACK_DIR_TARGET)
+		add_word(e->kept, sizeof(e->kept), "root");
 	if (!e->kept[0])
 		(void)snprintf(e->kept, sizeof(e->kept), "none");
 }

@@ -113,7 +113,7 @@ static void start_recording(struct cli_audit *au, const struct cli_args *a,
 		.height = 24,
 		.timestamp = e->start_usec / 1000000,
 		.input = au->policy.record_input,
-		.relayed = plan->pty_fds != 0,
+		.relayed = hijack_plan_pty_fds(plan) != 0,
 	};
 	char why[512] = "", term[64];
 	struct winsize ws;
@@ -230,7 +230,7 @@ void cli_audit_start(struct cli_audit *au, const struct cli_args *a,
 		audit_entry_set_container(e, ct);
 	else
 		(void)snprintf(e->engine, sizeof(e->engine), "pid");
-	e->mode = mode_of(a, plan->pty_fds != 0);
+	e->mode = mode_of(a, hijack_plan_pty_fds(plan) != 0);
 	/*
 	 * Whatever the policy says of records: --sessions and --end-session
 	 * are how an administrator sees and stops entries, not a trail.

@@ -372,8 +372,8 @@ int main(int argc, char **argv)
 	struct hijack_target *t = NULL;
 	struct cli_audit au = { .on = false };
 	struct hijack_container ct;
+	struct hijack_plan *plan = NULL;
 	struct hijack_result res;
-	struct hijack_plan plan;
 	struct hijack_diag d;
 	int r;
 
@@ -418,27 +418,25 @@ int main(int argc, char **argv)
 	}
 	if (hijack_plan_build(t, &a.opts, &plan, &d) < 0)
 		fail_entry(&au, &d, EXIT_HIJACK_FAILED);
-	if (a.target)
-		plan.container = &ct;
 
 	if (a.action == CLI_EXPLAIN_TEXT || a.action == CLI_EXPLAIN_JSON) {
-		r = print_plan(&plan, a.action == CLI_EXPLAIN_JSON);
-		hijack_plan_clear(&plan);
+		r = print_plan(plan, a.action == CLI_EXPLAIN_JSON);
+		hijack_plan_free(plan);
 		hijack_target_free(t);
 		cli_free(&a);
 		return r < 0 ? EXIT_HIJACK_FAILED : EXIT_SUCCESS;
 	}
 
-	cli_audit_start(&au, &a, &plan, t, a.target ? &ct : NULL);
+	cli_audit_start(&au, &a, plan, t, a.target ? &ct : NULL);
 	if (a.copy)
-		r = copy_file(&au, t, &plan, &a, &res, &d);
+		r = copy_file(&au, t, plan, &a, &res, &d);
 	else if (a.tools)
-		r = hijack_run_tools_tap(t, &plan, a.tools_dir, a.argv,
+		r = hijack_run_tools_tap(t, plan, a.tools_dir, a.argv,
 					 cli_audit_tap(&au), &res, &d);
 	else
-		r = hijack_run_tap(t, &plan, a.argv, cli_audit_tap(&au), &res,
+		r = hijack_run_tap(t, plan, a.argv, cli_audit_tap(&au), &res,
 				   &d);
-	hijack_plan_clear(&plan);
+	hijack_plan_free(plan);
 	hijack_target_free(t);
 	cli_free(&a);
 	if (r < 0) {

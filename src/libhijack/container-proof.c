@@ -193,6 +193,13 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 	if (hijack_target_alive(t) < 0)
 		goto stopped;
 done:
+	t->container = malloc(sizeof(*t->container));
+	if (!t->container) {
+		r = hj_diag_set(d, HIJACK_STEP_TARGET, ENOMEM, "%s:%s",
+				c->engine, c->name);
+		goto fail;
+	}
+	*t->container = *c;
 	*ret = t;
 	return 0;
 not_it:

@@ -11,41 +11,9 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "emit.h"
 #include "internal.h"
-
-/*
- * The caller's side of the comparisons the text makes.  It is read here,
- * once, before the walk, and not kept in the plan: struct hijack_plan is
- * laid out in the public header and holds no room for it, so keeping it
- * there means a new soname.  The caller printing a plan is the one that
- * built it, and the CLI changes none of this in between.
- */
-struct caller {
-	struct hijack_creds creds;
-	struct hijack_caps caps;
-	bool have_caps;
-	struct hijack_limits limits;
-};
-
-static void read_caller(const struct hijack_plan *p, struct caller *c)
-{
-	uid_t u[3];
-	gid_t g[3];
-
-	*c = (struct caller){ 0 };
-	(void)getresuid(&u[0], &u[1], &u[2]);
-	(void)getresgid(&g[0], &g[1], &g[2]);
-	c->creds.uid = u[0], c->creds.euid = u[1], c->creds.suid = u[2];
-	c->creds.gid = g[0], c->creds.egid = g[1], c->creds.sgid = g[2];
-	c->creds.fsuid = u[1], c->creds.fsgid = g[1];
-	c->have_caps = hj_caps_read(0, &c->caps, NULL) == 0;
-	if (p->limits_mode == HIJACK_FROM_TARGET &&
-	    hj_limits_read(NULL, &c->limits, NULL) < 0)
-		c->limits = (struct hijack_limits){ 0 };
-}
 
 static const char *dir_mode_name(enum hijack_dir_mode m)
 {
@@ -201,7 +169,7 @@ static void walk_caps(struct emitter *e, const char *key, const char *text,
 }
 
 static void walk_creds_caps(struct emitter *e, const struct hijack_plan *p,
-			    const struct caller *me)
+			    const struct hj_caller *me)
 {
 	e->ops->begin(e, "creds", "creds:   ");
 	e->ops->str(e, "mode", "%s: ", part_name(p->creds_mode));
@@ -326,7 +294,7 @@ static void walk_limit(struct emitter *e, unsigned long long v)
 
 /* The text lists only the limits that differ from the caller's. */
 static void walk_limits(struct emitter *e, const struct hijack_plan *p,
-			const struct caller *me)
+			const struct hj_caller *me)
 {
 	const struct hijack_limits *t = &p->limits, *c = &me->limits;
 	bool target = p->limits_mode == HIJACK_FROM_TARGET;
@@ -365,20 +333,18 @@ static void walk_limits(struct emitter *e, const struct hijack_plan *p,
 HIJACK_EXPORT int hijack_plan_print(const struct hijack_plan *p, bool json,
 				    FILE *f)
 {
-	struct caller me;
 	struct emitter e;
 
-	read_caller(p, &me);
 	hj_emit_init(&e, json, f);
 	e.ops->begin(&e, NULL, "");
 	walk_target(&e, p);
 	walk_dir(&e, "root", "root:    ", p->root_mode, p->root);
 	walk_dir(&e, "cwd", "cwd:     ", p->wd_mode, p->wd);
-	walk_creds_caps(&e, p, &me);
+	walk_creds_caps(&e, p, &p->caller);
 	walk_cgroups(&e, p);
 	walk_seccomp_lsm(&e, p);
 	walk_env_fds(&e, p);
-	walk_limits(&e, p, &me);
+	walk_limits(&e, p, &p->caller);
 	e.ops->end(&e, NULL);
 	return ferror(f) ? -EIO : 0;
 }

@@ -16,12 +16,19 @@
 #include "hijack.h"
 #include "hijack-abi.h"
 #include "macro.h"
+#include "plan.h"
 
 struct hijack_target {
 	pid_t pid;
 	int pidfd;	/* pins the task */
 	int procfd;	/* /proc/PID, opened after pidfd and checked against it */
 	char nspid[128];	/* the pidfd's fdinfo "NSpid:", or "" */
+	/*
+	 * What hijack_container_open() pinned, copied, so that a plan built
+	 * on the target can say which container it enters; NULL for a
+	 * target of hijack_target_open().
+	 */
+	struct hijack_container *container;
 };
 
 /* diag.c */
@@ -103,6 +110,7 @@ int hj_creds_apply(const struct hijack_creds *c, struct hijack_diag *d);
 
 /* caps.c */
 int hj_caps_read(pid_t pid, struct hijack_caps *ret, struct hijack_diag *d);
+int hj_caps_read_self(struct hijack_caps *ret);
 void hj_caps_plan(const struct hijack_caps *target, bool root, bool nnp,
 		  struct hijack_caps *ret, char *note, size_t size);
 int hj_caps_apply_iab(const struct hijack_caps *want, struct hijack_diag *d);

@@ -82,7 +82,10 @@ static int plan_seccomp(const struct hijack_target *t,
 	int r;
 
 	if (o->seccomp == HIJACK_FROM_FILE) {
-		(void)strcpy(p->seccomp_file, o->seccomp_file);
+		p->seccomp_file = strdup(o->seccomp_file);
+		if (!p->seccomp_file)
+			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ENOMEM, "%s",
+					   o->seccomp_file);
 		r = hj_seccomp_plan_file(o->seccomp_file, p, d);
 		if (r < 0)
 			return r;

@@ -97,40 +97,70 @@ static int plan_namespaces(const struct hijack_target *t,
 	return 0;
 }
 
-static int plan_dir(const struct hijack_target *t, const char *link,
-		    enum hijack_dir_mode mode, const char *path, char *ret,
-		    size_t size, struct hijack_diag *d)
+/*
+ * A link of /proc/PID in full.  The kernel writes it into a page at most
+ * (-ENAMETOOLONG beyond), so the buffer grows a few times at worst.
+ */
+static int read_link(int dirfd, const char *name, char **ret)
 {
+	_cleanup_free_ char *buf = NULL;
+	size_t size = PATH_MAX;
 	ssize_t n;
+
+	for (;;) {
+		char *b = realloc(buf, size);
+
+		if (!b)
+			return -ENOMEM;
+		buf = b;
+		n = readlinkat(dirfd, name, buf, size);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < size)
+			break;
+		size *= 2;
+	}
+	buf[n] = '\0';
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+static int plan_dir(const struct hijack_target *t, const char *link,
+		    enum hijack_dir_mode mode, const char *path, char **ret,
+		    struct hijack_diag *d)
+{
+	int r;
 
 	switch (mode) {
 	case HIJACK_DIR_TARGET:
-		n = readlinkat(t->procfd, link, ret, size - 1);
-		if (n < 0)
-			return hj_diag_set(d, HIJACK_STEP_OPEN, errno,
+		r = read_link(t->procfd, link, ret);
+		if (r < 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, r,
 					   "/proc/%d/%s", (int)t->pid, link);
-		ret[n] = '\0';
 		return 0;
 	case HIJACK_DIR_PATH:
 		if (!path || !*path)
 			return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 					   "empty %s path", link);
-		if (strlen(path) >= size)
-			return hj_diag_set(d, HIJACK_STEP_OPTIONS, ENAMETOOLONG,
-					   "%s path", link);
-		(void)strcpy(ret, path);
-		return 0;
+		*ret = strdup(path);
+		break;
 	case HIJACK_DIR_KEEP:
 		if (strcmp(link, "cwd") == 0) {
-			if (!getcwd(ret, size))
+			*ret = getcwd(NULL, 0);
+			if (!*ret)
 				return hj_diag_set(d, HIJACK_STEP_CWD, errno,
 						   "current directory");
 		} else {
-			(void)strcpy(ret, "/");
+			*ret = strdup("/");
 		}
-		return 0;
+		break;
+	default:
+		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL, "%s mode",
+				   link);
 	}
-	return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL, "%s mode", link);
+	if (!*ret)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "%s path", link);
+	return 0;
 }
 
 /*
@@ -206,9 +236,7 @@ static int check_opts(const struct hijack_opts *o, struct hijack_diag *d)
 	if (o->creds != HIJACK_FROM_TARGET && (o->user || o->group))
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "--user and --group cannot be combined with kept credentials");
-	if (o->seccomp == HIJACK_FROM_FILE &&
-	    (!o->seccomp_file ||
-	     strlen(o->seccomp_file) >= sizeof(((struct hijack_plan *)NULL)->seccomp_file)))
+	if (o->seccomp == HIJACK_FROM_FILE && !o->seccomp_file)
 		return hj_diag_set(d, HIJACK_STEP_OPTIONS, EINVAL,
 				   "seccomp policy file name");
 	return 0;
@@ -262,20 +290,65 @@ static void plan_modes(const struct hijack_opts *o, const char *status,
 	p->nnp = p->target_nnp && o->seccomp != HIJACK_NONE;
 }
 
-HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
+/*
+ * The caller's side of what --explain compares with, read now rather than
+ * when the plan is printed: the plan then shows one moment, and printing
+ * reads nothing but the plan.  Best effort, as it only feeds the
+ * comparison: what cannot be read is left zero, and the plan is still
+ * made.  The limits are read only when the command gets the target's:
+ * otherwise nothing compares with them.
+ */
+static void plan_caller(struct hijack_plan *p)
+{
+	struct hj_caller *c = &p->caller;
+	uid_t u[3];
+	gid_t g[3];
+
+	(void)getresuid(&u[0], &u[1], &u[2]);
+	(void)getresgid(&g[0], &g[1], &g[2]);
+	c->creds.uid = u[0], c->creds.euid = u[1], c->creds.suid = u[2];
+	c->creds.gid = g[0], c->creds.egid = g[1], c->creds.sgid = g[2];
+	c->creds.fsuid = u[1], c->creds.fsgid = g[1];
+	c->have_caps = hj_caps_read_self(&c->caps) == 0;
+	if (p->limits_mode == HIJACK_FROM_TARGET &&
+	    hj_limits_read(NULL, &c->limits, NULL) < 0)
+		c->limits = (struct hijack_limits){ 0 };
+}
+
+HIJACK_EXPORT void hijack_plan_free(struct hijack_plan *p)
 {
 	if (!p)
 		return;
 	hj_creds_free(&p->creds);
 	hj_creds_free(&p->target_creds);
+	hj_creds_free(&p->caller.creds);
 	hj_cgroups_free(p->cgroups, p->ncgroups);
-	p->cgroups = NULL;
-	p->ncgroups = 0;
 	hj_filters_free(p->filters, p->nfilters);
-	p->filters = NULL;
-	p->nfilters = 0;
 	hj_env_free(p->envp);
-	p->envp = NULL;
+	free(p->root);
+	free(p->wd);
+	free(p->seccomp_file);
+	free(p->container);
+	free(p);
+}
+
+static void hijack_plan_freep(struct hijack_plan **p)
+{
+	hijack_plan_free(*p);
+}
+
+/* The container the target was opened from, if any: the plan shows it. */
+static int plan_container(const struct hijack_target *t, struct hijack_plan *p,
+			  struct hijack_diag *d)
+{
+	if (!t->container)
+		return 0;
+	p->container = malloc(sizeof(*p->container));
+	if (!p->container)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "%s:%s",
+				   t->container->engine, t->container->name);
+	*p->container = *t->container;
+	return 0;
 }
 
 /*
@@ -285,10 +358,10 @@ HIJACK_EXPORT void hijack_plan_clear(struct hijack_plan *p)
  */
 HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 				    const struct hijack_opts *o,
-				    struct hijack_plan *ret,
+				    struct hijack_plan **ret,
 				    struct hijack_diag *d)
 {
-	struct hijack_plan p = { .pid = t->pid };
+	_cleanup_(hijack_plan_freep) struct hijack_plan *p = NULL;
 	_cleanup_free_ char *status = NULL;
 	int r;
 
@@ -299,34 +372,107 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 	if (r < 0)
 		return r;
 
-	r = plan_namespaces(t, o, &p, d);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "plan of pid %d",
+				   (int)t->pid);
+	p->pid = t->pid;
+	r = plan_container(t, p, d);
 	if (r < 0)
-		goto fail;
-	p.root_mode = o->root_mode;
-	r = plan_dir(t, "root", o->root_mode, o->root_path, p.root,
-		     sizeof(p.root), d);
+		return r;
+	r = plan_namespaces(t, o, p, d);
 	if (r < 0)
-		goto fail;
-	p.wd_mode = o->wd_mode;
-	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, p.wd, sizeof(p.wd), d);
+		return r;
+	p->root_mode = o->root_mode;
+	r = plan_dir(t, "root", o->root_mode, o->root_path, &p->root, d);
 	if (r < 0)
-		goto fail;
+		return r;
+	p->wd_mode = o->wd_mode;
+	r = plan_dir(t, "cwd", o->wd_mode, o->wd_path, &p->wd, d);
+	if (r < 0)
+		return r;
 
-	plan_modes(o, status, &p);
-	r = hj_plan_confinement(t, o, status, &p, d);
+	plan_modes(o, status, p);
+	plan_caller(p);
+	r = hj_plan_confinement(t, o, status, p, d);
 	if (r < 0)
-		goto fail;
-	r = plan_method(o, &p, d);
+		return r;
+	r = plan_method(o, p, d);
 	if (r < 0)
-		goto fail;
+		return r;
 
 	/* Everything above was read from a live task, not a recycled pid. */
 	r = hj_target_check(t, d);
 	if (r < 0)
-		goto fail;
-	*ret = p;
+		return r;
+	*ret = TAKE_PTR(p);
 	return 0;
-fail:
-	hijack_plan_clear(&p);
-	return r;
+}
+
+/*
+ * The accessors: what a program outside the library needs of a plan,
+ * one value each, so that the layout above stays the library's own.
+ */
+HIJACK_EXPORT pid_t hijack_plan_pid(const struct hijack_plan *p)
+{
+	return p->pid;
+}
+
+HIJACK_EXPORT unsigned int hijack_plan_ns_mask(const struct hijack_plan *p)
+{
+	return p->ns_mask;
+}
+
+HIJACK_EXPORT int hijack_plan_ns_inode(const struct hijack_plan *p,
+				       enum hijack_ns ns, dev_t *ret_dev,
+				       ino_t *ret_ino)
+{
+	if ((unsigned int)ns >= _HIJACK_NS_MAX)
+		return -EINVAL;
+	/* plan_namespaces() leaves a type this kernel lacks at inode 0. */
+	if (!p->ns[ns].ino)
+		return -ENOENT;
+	if (ret_dev)
+		*ret_dev = p->ns[ns].dev;
+	if (ret_ino)
+		*ret_ino = p->ns[ns].ino;
+	return 0;
+}
+
+HIJACK_EXPORT uid_t hijack_plan_uid(const struct hijack_plan *p)
+{
+	return p->creds.uid;
+}
+
+HIJACK_EXPORT int hijack_plan_mode(const struct hijack_plan *p,
+				   enum hijack_part part)
+{
+	switch (part) {
+	case HIJACK_PART_ROOT:
+		return p->root_mode;
+	case HIJACK_PART_WD:
+		return p->wd_mode;
+	case HIJACK_PART_CREDS:
+		return p->creds_mode;
+	case HIJACK_PART_CAPS:
+		return p->caps_mode;
+	case HIJACK_PART_CGROUP:
+		return p->cgroup_mode;
+	case HIJACK_PART_SECCOMP:
+		return p->seccomp_mode;
+	case HIJACK_PART_LSM:
+		return p->lsm_mode;
+	case HIJACK_PART_ENV:
+		return p->env_mode;
+	case HIJACK_PART_LIMITS:
+		return p->limits_mode;
+	case _HIJACK_PART_MAX:
+		break;
+	}
+	return -EINVAL;
+}
+
+HIJACK_EXPORT unsigned int hijack_plan_pty_fds(const struct hijack_plan *p)
+{
+	return p->pty_fds;
 }

@@ -121,6 +121,7 @@ HIJACK_EXPORT void hijack_target_free(struct hijack_target *t)
 		return;
 	close_fdp(&t->pidfd);
 	close_fdp(&t->procfd);
+	free(t->container);
 	free(t);
 }
 

@@ -76,6 +76,40 @@ START_TEST(read_self_and_other)
 }
 END_TEST
 
+/*
+ * The caller's own sets from its status file are libcap's, whatever they
+ * are: full, and with part of the bounding set and an inheritable and
+ * ambient capability changed where root may change them.
+ */
+START_TEST(read_self_as_libcap)
+{
+	const cap_value_t kill_cap = CAP_KILL;
+	struct hijack_caps fast, slow;
+	struct hijack_diag d = { 0 };
+	cap_t c;
+
+	ck_assert_int_eq(hj_caps_read_self(&fast), 0);
+	ck_assert_int_eq(hj_caps_read(0, &slow, &d), 0);
+	ck_assert_mem_eq(&fast, &slow, sizeof(fast));
+	if (!tl_have_root())
+		return;
+	/* This test case runs in a process of its own. */
+	ck_assert_int_eq(prctl(PR_CAPBSET_DROP, CAP_NET_RAW, 0, 0, 0), 0);
+	c = cap_get_proc();
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(cap_set_flag(c, CAP_INHERITABLE, 1, &kill_cap, CAP_SET), 0);
+	ck_assert_int_eq(cap_set_proc(c), 0);
+	(void)cap_free(c);
+	ck_assert_int_eq(prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_KILL, 0, 0),
+			 0);
+	ck_assert_int_eq(hj_caps_read_self(&fast), 0);
+	ck_assert_int_eq(hj_caps_read(0, &slow, &d), 0);
+	ck_assert_mem_eq(&fast, &slow, sizeof(fast));
+	ck_assert(!(fast.bnd & BIT(CAP_NET_RAW)));
+	ck_assert(fast.amb & BIT(CAP_KILL));
+}
+END_TEST
+
 /* A root exec would gain I | B: both are cut to what the target holds. */
 START_TEST(plan_root)
 {
@@ -172,6 +206,7 @@ int main(void)
 	TCase *priv = tcase_create("apply");
 
 	tcase_add_test(any, read_self_and_other);
+	tcase_add_test(any, read_self_as_libcap);
 	tcase_add_test(any, plan_root);
 	tcase_add_test(any, plan_non_root);
 	suite_add_tcase(s, any);

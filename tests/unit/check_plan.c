@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_plan - pinning targets and building plans against real tasks in
- * fresh namespaces (src/libhijack/target.c, plan.c, explain.c).
+ * fresh namespaces (src/libhijack/target.c, plan.c, explain.c), and what
+ * the accessors of a plan give.
  */
+#include <limits.h>
 #include <sched.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,7 +52,7 @@ END_TEST
 START_TEST(pinned_target_notices_exit)
 {
 	struct hijack_target *t = NULL;
-	struct hijack_plan p;
+	struct hijack_plan *p = NULL;
 	struct hijack_opts o = HIJACK_OPTS_INIT;
 	struct hijack_diag d = { 0 };
 	pid_t pid = fork();
@@ -66,79 +69,85 @@ START_TEST(pinned_target_notices_exit)
 	/* Reaped: the pid may already belong to someone else. */
 	ck_assert_int_eq(hijack_target_alive(t), -ESRCH);
 	ck_assert_int_lt(hijack_plan_build(t, &o, &p, &d), 0);
+	ck_assert_ptr_null(p);
 	hijack_target_free(t);
 }
 END_TEST
 
-static void plan_for(const struct hijack_opts *o, struct hijack_plan *p,
-		     int expect)
+/* A plan on @target, or NULL where @expect is an error. */
+static struct hijack_plan *plan_for(const struct hijack_opts *o, int expect)
 {
 	struct hijack_target *t = NULL;
+	struct hijack_plan *p = NULL;
 	struct hijack_diag d = { 0 };
 
 	ck_assert_int_eq(hijack_target_open(target, &t, &d), 0);
-	ck_assert_int_eq(hijack_plan_build(t, o, p, &d), expect);
+	ck_assert_int_eq(hijack_plan_build(t, o, &p, &d), expect);
+	/* A failed build leaves its output alone. */
+	if (expect < 0)
+		ck_assert_ptr_null(p);
 	hijack_target_free(t);
+	return p;
 }
 
 START_TEST(default_enters_what_differs)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
+	struct hijack_plan *p;
 	struct stat st;
 	int i;
 
-	plan_for(&o, &p, 0);
-	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
 				     HIJACK_NS_BIT(HIJACK_NS_IPC) |
 				     HIJACK_NS_BIT(HIJACK_NS_NET) |
 				     HIJACK_NS_BIT(HIJACK_NS_MNT));
 	for (i = 0; i < _HIJACK_NS_MAX; i++) {
 		char path[64];
 
-		if (!p.ns[i].ino)
+		if (!p->ns[i].ino)
 			continue;
 		(void)snprintf(path, sizeof(path), "/proc/%d/ns/%s",
 			       (int)target, hijack_ns_name(i));
 		ck_assert_int_eq(stat(path, &st), 0);
-		ck_assert_uint_eq(p.ns[i].ino, st.st_ino);
-		ck_assert_uint_eq(p.ns[i].dev, st.st_dev);
-		ck_assert_int_eq(p.ns[i].enter,
-				 !!(p.ns_mask & HIJACK_NS_BIT(i)));
+		ck_assert_uint_eq(p->ns[i].ino, st.st_ino);
+		ck_assert_uint_eq(p->ns[i].dev, st.st_dev);
+		ck_assert_int_eq(p->ns[i].enter,
+				 !!(p->ns_mask & HIJACK_NS_BIT(i)));
 	}
 	/*
 	 * The user namespace is shared, so never entered: nor asked of
 	 * hijack(2), which refuses one's own with EINVAL, as setns(2) does.
 	 */
-	ck_assert(!p.ns[HIJACK_NS_USER].enter);
-	ck_assert_uint_eq(hj_syscall_ns_mask(&p) & CLONE_NEWUSER, 0);
-	ck_assert_int_eq(p.method, HIJACK_METHOD_PIDFD);
-	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_NSFD);
-	ck_assert_str_eq(p.root, "/");
-	hijack_plan_clear(&p);
+	ck_assert(!p->ns[HIJACK_NS_USER].enter);
+	ck_assert_uint_eq(hj_syscall_ns_mask(p) & CLONE_NEWUSER, 0);
+	ck_assert_int_eq(p->method, HIJACK_METHOD_PIDFD);
+	ck_assert_int_eq(p->method_fallback, HIJACK_METHOD_NSFD);
+	ck_assert_str_eq(p->root, "/");
+	hijack_plan_free(p);
 }
 END_TEST
 
 START_TEST(select_and_exclude)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
+	struct hijack_plan *p;
 
 	o.ns_select = HIJACK_NS_BIT(HIJACK_NS_NET) |
 		      HIJACK_NS_BIT(HIJACK_NS_PID);
-	plan_for(&o, &p, 0);
+	p = plan_for(&o, 0);
 	/* pid is shared with the target: selected, but nothing to enter. */
-	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_NET));
-	hijack_plan_clear(&p);
+	ck_assert_uint_eq(p->ns_mask, HIJACK_NS_BIT(HIJACK_NS_NET));
+	hijack_plan_free(p);
 
 	o.ns_select = 0;
 	o.ns_exclude = HIJACK_NS_BIT(HIJACK_NS_MNT) |
 		       HIJACK_NS_BIT(HIJACK_NS_NET);
-	plan_for(&o, &p, 0);
-	ck_assert_uint_eq(p.ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->ns_mask, HIJACK_NS_BIT(HIJACK_NS_UTS) |
 				     HIJACK_NS_BIT(HIJACK_NS_IPC));
-	ck_assert(!p.ns[HIJACK_NS_MNT].enter);
-	hijack_plan_clear(&p);
+	ck_assert(!p->ns[HIJACK_NS_MNT].enter);
+	hijack_plan_free(p);
 }
 END_TEST
 
@@ -161,13 +170,14 @@ START_TEST(methods)
 	struct hijack_opts o = HIJACK_OPTS_INIT;
 	struct hijack_diag d = { 0 };
 	struct hijack_target *t = NULL;
-	struct hijack_plan p;
+	struct hijack_plan *p = NULL;
 
 	o.method = HIJACK_METHOD_NSFD;
-	plan_for(&o, &p, 0);
-	ck_assert_int_eq(p.method, HIJACK_METHOD_NSFD);
-	ck_assert_int_eq(p.method_fallback, HIJACK_METHOD_AUTO);
-	hijack_plan_clear(&p);
+	p = plan_for(&o, 0);
+	ck_assert_int_eq(p->method, HIJACK_METHOD_NSFD);
+	ck_assert_int_eq(p->method_fallback, HIJACK_METHOD_AUTO);
+	hijack_plan_free(p);
+	p = NULL;
 
 	o.method = HIJACK_METHOD_SYSCALL;
 	ck_assert_int_eq(hijack_target_open(target, &t, &d), 0);
@@ -176,13 +186,15 @@ START_TEST(methods)
 		ck_assert_int_eq(d.step, HIJACK_STEP_PLAN);
 	} else {
 		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d), 0);
-		ck_assert_int_eq(p.method, HIJACK_METHOD_SYSCALL);
-		hijack_plan_clear(&p);
+		ck_assert_int_eq(p->method, HIJACK_METHOD_SYSCALL);
+		hijack_plan_free(p);
+		p = NULL;
 		/* A subset of namespaces cannot be done in one call. */
 		o.ns_select = HIJACK_NS_BIT(HIJACK_NS_NET);
 		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d),
 				 -EOPNOTSUPP);
 	}
+	ck_assert_ptr_null(p);
 	hijack_target_free(t);
 }
 END_TEST
@@ -190,70 +202,116 @@ END_TEST
 START_TEST(dirs)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
+	struct hijack_plan *p;
 	char cwd[4096];
 
 	o.root_mode = HIJACK_DIR_KEEP;
 	o.wd_mode = HIJACK_DIR_KEEP;
-	plan_for(&o, &p, 0);
+	p = plan_for(&o, 0);
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
-	ck_assert_str_eq(p.wd, cwd);
-	ck_assert_str_eq(p.root, "/");
-	hijack_plan_clear(&p);
+	ck_assert_str_eq(p->wd, cwd);
+	ck_assert_str_eq(p->root, "/");
+	hijack_plan_free(p);
 
 	o.root_mode = HIJACK_DIR_PATH;
 	o.root_path = "/srv/root";
 	o.wd_mode = HIJACK_DIR_PATH;
 	o.wd_path = "var/lib";
-	plan_for(&o, &p, 0);
-	ck_assert_str_eq(p.root, "/srv/root");
-	ck_assert_str_eq(p.wd, "var/lib");
-	hijack_plan_clear(&p);
+	p = plan_for(&o, 0);
+	ck_assert_str_eq(p->root, "/srv/root");
+	ck_assert_str_eq(p->wd, "var/lib");
+	hijack_plan_free(p);
 
 	o.wd_path = "";
-	plan_for(&o, &p, -EINVAL);
+	(void)plan_for(&o, -EINVAL);
+}
+END_TEST
+
+/*
+ * The plan's paths are its own allocations, as long as they come: a path
+ * longer than PATH_MAX is the kernel's to refuse at chroot or chdir, and
+ * the policy file's name is kept as given.
+ */
+START_TEST(long_paths)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan *p;
+	static char deep[3 * PATH_MAX];
+	char *dir, policy[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i + 2 < sizeof(deep); i += 2)
+		memcpy(deep + i, "/d", 2);
+	o.root_mode = HIJACK_DIR_PATH;
+	o.root_path = deep;
+	o.wd_mode = HIJACK_DIR_PATH;
+	o.wd_path = deep + 1;
+	p = plan_for(&o, 0);
+	ck_assert_str_eq(p->root, deep);
+	ck_assert_str_eq(p->wd, deep + 1);
+	ck_assert_ptr_null(p->seccomp_file);
+	hijack_plan_free(p);
+
+	/*
+	 * No policy named, or one that cannot be read, fails the plan; a
+	 * readable one's name is kept in a copy of the plan's own.
+	 */
+	o = (struct hijack_opts)HIJACK_OPTS_INIT;
+	o.seccomp = HIJACK_FROM_FILE;
+	(void)plan_for(&o, -EINVAL);
+	o.seccomp_file = "/nonexistent/policy";
+	(void)plan_for(&o, -ENOENT);
+
+	dir = tl_mkdtemp();
+	tl_write(dir, "policy", "default allow\nerrno EACCES chmod\n");
+	(void)snprintf(policy, sizeof(policy), "%s/policy", dir);
+	o.seccomp_file = policy;
+	p = plan_for(&o, 0);
+	ck_assert_str_eq(p->seccomp_file, policy);
+	ck_assert_ptr_ne(p->seccomp_file, policy);
+	ck_assert_uint_gt(p->nfilters, 0);
+	hijack_plan_free(p);
+	tl_rmtree(dir);
 }
 END_TEST
 
 START_TEST(confinement_parts)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
+	struct hijack_plan *p;
 	char *setenv[] = { "HIJACK_UNIT=1", NULL };
 	bool found = false;
 	char **e;
 
 	o.setenv = setenv;
-	plan_for(&o, &p, 0);
+	p = plan_for(&o, 0);
 	/* The target is a forked copy of this process: same ids and caps. */
-	ck_assert_uint_eq(p.target_creds.uid, getuid());
-	ck_assert_uint_eq(p.creds.euid, geteuid());
-	ck_assert_int_eq(p.creds_mode, HIJACK_FROM_TARGET);
-	ck_assert_uint_eq(p.caps.prm, p.target_caps.prm);
-	ck_assert_uint_eq(p.caps.bnd, p.target_caps.bnd);
-	ck_assert_str_eq(p.caps_note, "");
-	ck_assert_uint_gt(p.ncgroups, 0);
-	for (size_t i = 0; i < p.ncgroups; i++)
-		ck_assert(!p.cgroups[i].join);
-	ck_assert_uint_eq(p.nfilters, 0);
-	for (e = p.envp; e && *e; e++)
+	ck_assert_uint_eq(p->target_creds.uid, getuid());
+	ck_assert_uint_eq(p->creds.euid, geteuid());
+	ck_assert_int_eq(p->creds_mode, HIJACK_FROM_TARGET);
+	ck_assert_uint_eq(p->caps.prm, p->target_caps.prm);
+	ck_assert_uint_eq(p->caps.bnd, p->target_caps.bnd);
+	ck_assert_str_eq(p->caps_note, "");
+	ck_assert_uint_gt(p->ncgroups, 0);
+	for (size_t i = 0; i < p->ncgroups; i++)
+		ck_assert(!p->cgroups[i].join);
+	ck_assert_uint_eq(p->nfilters, 0);
+	for (e = p->envp; e && *e; e++)
 		found |= strcmp(*e, "HIJACK_UNIT=1") == 0;
 	ck_assert(found);
-	hijack_plan_clear(&p);
-	ck_assert_ptr_null(p.envp);
-	ck_assert_ptr_null(p.cgroups);
+	hijack_plan_free(p);
 
 	o.setenv = NULL;
 	o.creds = HIJACK_KEEP;
 	o.user = "root";
-	plan_for(&o, &p, -EINVAL);
+	(void)plan_for(&o, -EINVAL);
 }
 END_TEST
 
 START_TEST(terminal)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
+	struct hijack_plan *p;
 	unsigned int ttys = 0;
 	int fd;
 
@@ -261,32 +319,32 @@ START_TEST(terminal)
 		if (isatty(fd))
 			ttys |= 1u << fd;
 	/* auto: exactly the fds that are terminals here. */
-	plan_for(&o, &p, 0);
-	ck_assert_int_eq(p.pty_mode, HIJACK_PTY_AUTO);
-	ck_assert_uint_eq(p.pty_fds, ttys);
-	hijack_plan_clear(&p);
+	p = plan_for(&o, 0);
+	ck_assert_int_eq(p->pty_mode, HIJACK_PTY_AUTO);
+	ck_assert_uint_eq(p->pty_fds, ttys);
+	hijack_plan_free(p);
 
 	o.pty = HIJACK_PTY_ALWAYS;
-	plan_for(&o, &p, 0);
-	ck_assert_uint_eq(p.pty_fds, 07);
-	hijack_plan_clear(&p);
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->pty_fds, 07);
+	hijack_plan_free(p);
 
 	o.pty = HIJACK_PTY_NEVER;
-	plan_for(&o, &p, 0);
-	ck_assert_uint_eq(p.pty_fds, 0);
-	hijack_plan_clear(&p);
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->pty_fds, 0);
+	hijack_plan_free(p);
 
 	/* A caller built before the field existed gets the default. */
 	o.pty = HIJACK_PTY_ALWAYS;
 	o.struct_size = offsetof(struct hijack_opts, pty);
-	plan_for(&o, &p, 0);
-	ck_assert_int_eq(p.pty_mode, HIJACK_PTY_AUTO);
-	ck_assert_uint_eq(p.pty_fds, ttys);
-	hijack_plan_clear(&p);
+	p = plan_for(&o, 0);
+	ck_assert_int_eq(p->pty_mode, HIJACK_PTY_AUTO);
+	ck_assert_uint_eq(p->pty_fds, ttys);
+	hijack_plan_free(p);
 
 	o.struct_size = sizeof(o);
 	o.pty = (enum hijack_pty)42;
-	plan_for(&o, &p, -EINVAL);
+	(void)plan_for(&o, -EINVAL);
 }
 END_TEST
 
@@ -316,27 +374,164 @@ END_TEST
 START_TEST(bad_opts)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
 
 	o.struct_size = 8;
-	plan_for(&o, &p, -EINVAL);
+	(void)plan_for(&o, -EINVAL);
 	o.struct_size = sizeof(o);
 	o.ns_select = 1u << 30;
-	plan_for(&o, &p, -EINVAL);
+	(void)plan_for(&o, -EINVAL);
+}
+END_TEST
+
+/* What a program outside the library reads of a plan. */
+START_TEST(accessors)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan *p;
+	dev_t dev = 0;
+	ino_t ino = 0;
+	int i;
+
+	o.caps = HIJACK_KEEP;
+	o.seccomp = HIJACK_NONE;
+	o.root_mode = HIJACK_DIR_PATH;
+	o.root_path = "/";
+	o.pty = HIJACK_PTY_ALWAYS;
+	p = plan_for(&o, 0);
+	ck_assert_int_eq(hijack_plan_pid(p), target);
+	ck_assert_uint_eq(hijack_plan_ns_mask(p), p->ns_mask);
+	ck_assert_uint_eq(hijack_plan_uid(p), p->creds.uid);
+	ck_assert_uint_eq(hijack_plan_pty_fds(p), 07);
+	for (i = 0; i < _HIJACK_NS_MAX; i++) {
+		int r = hijack_plan_ns_inode(p, i, &dev, &ino);
+
+		if (!p->ns[i].ino) {
+			ck_assert_int_eq(r, -ENOENT);
+			continue;
+		}
+		ck_assert_int_eq(r, 0);
+		ck_assert_uint_eq(dev, p->ns[i].dev);
+		ck_assert_uint_eq(ino, p->ns[i].ino);
+		/* Either output may be left out. */
+		ck_assert_int_eq(hijack_plan_ns_inode(p, i, NULL, NULL), 0);
+	}
+	ck_assert_int_eq(hijack_plan_ns_inode(p, _HIJACK_NS_MAX, &dev, &ino),
+			 -EINVAL);
+	ck_assert_int_eq(hijack_plan_ns_inode(p, (enum hijack_ns)-1, NULL, NULL),
+			 -EINVAL);
+
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_ROOT), HIJACK_DIR_PATH);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_WD), HIJACK_DIR_TARGET);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CREDS), HIJACK_FROM_TARGET);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CAPS), HIJACK_KEEP);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CGROUP), HIJACK_FROM_TARGET);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_SECCOMP), HIJACK_NONE);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_LSM), HIJACK_FROM_TARGET);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_ENV), HIJACK_FROM_TARGET);
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_LIMITS), HIJACK_FROM_TARGET);
+	ck_assert_int_eq(hijack_plan_mode(p, _HIJACK_PART_MAX), -EINVAL);
+	ck_assert_int_eq(hijack_plan_mode(p, (enum hijack_part)-1), -EINVAL);
+	hijack_plan_free(p);
+	hijack_plan_free(NULL);
+}
+END_TEST
+
+/*
+ * A target found as a container hands the plan a copy of it; one pinned
+ * by pid hands none.  The plan outlives the target.
+ */
+START_TEST(container_from_target)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_target *t = NULL;
+	struct hijack_plan *p = NULL;
+	struct hijack_container c;
+	struct hijack_diag d = { 0 };
+	char name[32];
+
+	(void)snprintf(name, sizeof(name), "pid:%d", (int)target);
+	ck_assert_int_eq(hijack_container_find(name, &c, &d), 0);
+	ck_assert_int_eq(hijack_container_open(&c, &t, &d), 0);
+	ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d), 0);
+	hijack_target_free(t);
+	ck_assert_ptr_nonnull(p->container);
+	ck_assert_ptr_ne(p->container, &c);
+	ck_assert_str_eq(p->container->engine, "pid");
+	ck_assert_int_eq(p->container->pid, target);
+	hijack_plan_free(p);
+
+	p = plan_for(&o, 0);
+	ck_assert_ptr_null(p->container);
+	hijack_plan_free(p);
+}
+END_TEST
+
+/* Print @p as text into @buf. */
+static void print_text(const struct hijack_plan *p, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size - 1, "w");
+
+	ck_assert_ptr_nonnull(f);
+	memset(buf, 0, size);
+	ck_assert_int_eq(hijack_plan_print(p, false, f), 0);
+	fclose(f);
+}
+
+/*
+ * The caller's side is read when the plan is built: a caller that changes
+ * its limits afterwards (this test case runs in a process of its own)
+ * still sees the plan as it was decided.
+ */
+START_TEST(caller_at_build)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct hijack_plan *p;
+	static char before[65536], after[65536];
+	struct rlimit rl;
+
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->caller.creds.uid, getuid());
+	ck_assert_uint_eq(p->caller.creds.egid, getegid());
+	ck_assert_uint_eq(p->caller.creds.ngroups, 0);
+	ck_assert(p->caller.have_caps);
+	ck_assert(p->caller.limits.have & BIT(RLIMIT_NOFILE));
+	print_text(p, before, sizeof(before));
+	/* The target is a copy of this process: no limit differs. */
+	ck_assert_ptr_nonnull(strstr(before, "every resource limit as the caller's"));
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	ck_assert_uint_gt(rl.rlim_cur, 64);
+	rl.rlim_cur = 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	print_text(p, after, sizeof(after));
+	ck_assert_str_eq(after, before);
+	hijack_plan_free(p);
+
+	/* A plan built now compares with the new limit. */
+	p = plan_for(&o, 0);
+	print_text(p, after, sizeof(after));
+	ck_assert_ptr_nonnull(strstr(after, "differing: nofile"));
+	hijack_plan_free(p);
+
+	/* Kept limits: nothing of the caller's to compare, none read. */
+	o.limits = HIJACK_KEEP;
+	p = plan_for(&o, 0);
+	ck_assert_uint_eq(p->caller.limits.have, 0);
+	hijack_plan_free(p);
 }
 END_TEST
 
 START_TEST(explain_json)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
-	struct hijack_plan p;
+	struct hijack_plan *p;
 	char buf[65536] = { 0 };
 	FILE *f;
 
-	plan_for(&o, &p, 0);
+	p = plan_for(&o, 0);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(hijack_plan_print(&p, true, f), 0);
+	ck_assert_int_eq(hijack_plan_print(p, true, f), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "\"net\":{\"caller\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"action\":\"enter\",\"enter\":true"));
@@ -345,7 +540,7 @@ START_TEST(explain_json)
 	ck_assert_int_eq(buf[0], '{');
 	ck_assert_ptr_nonnull(strstr(buf, "\"seccomp\":{\"mode\":\"target\""));
 	ck_assert_str_eq(buf + strlen(buf) - 2, "}\n");
-	hijack_plan_clear(&p);
+	hijack_plan_free(p);
 }
 END_TEST
 
@@ -368,9 +563,13 @@ int main(void)
 		tcase_add_test(priv, select_and_exclude);
 		tcase_add_test(priv, methods);
 		tcase_add_test(priv, dirs);
+		tcase_add_test(priv, long_paths);
 		tcase_add_test(priv, bad_opts);
 		tcase_add_test(priv, confinement_parts);
 		tcase_add_test(priv, terminal);
+		tcase_add_test(priv, accessors);
+		tcase_add_test(priv, container_from_target);
+		tcase_add_test(priv, caller_at_build);
 		tcase_add_test(priv, explain_json);
 		suite_add_tcase(s, priv);
 	} else {
