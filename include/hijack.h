@@ -615,9 +615,11 @@ void hijack_plan_clear(struct hijack_plan *plan);
 /**
  * hijack_plan_print() - write a plan for people or scripts.
  * @plan: the plan.
- * @json: false for text, true for one JSON object.
+ * @json: false for text, true for one JSON object on one line, whose
+ *	keys hijack(1) lists in its section JSON OUTPUT.
  * @f: where to write.
- * Return: 0, or -EIO when writing failed.
+ * Return: 0, -ENOMEM when the JSON could not be built, or -EIO when
+ * writing failed.
  */
 int hijack_plan_print(const struct hijack_plan *plan, bool json, FILE *f);
 
