@@ -117,7 +117,7 @@ types=$(sed -n 's/^ \* \(enum\|struct\) \(hijack_[a-z_]*\) - .*/\2/p; s/^ \* \(H
 	done
 	echo ".SH VERSIONS"
 	echo "Every function is versioned (HIJACK_0.1 for the first release);"
-	echo "the library's soname is libhijack.so.0."
+	echo "the library's soname is libhijack.so.1."
 	see_also ""
 } >"$out/libhijack.3"
 [ ! -s "$tmp/warn" ] || { cat "$tmp/warn" >&2; exit 1; }
