@@ -319,22 +319,6 @@ int hijack_target_pidfd(const struct hijack_target *t);
 pid_t hijack_target_pid(const struct hijack_target *t);
 
 /**
- * hijack_target_alive() - check that a target has not exited.
- * @t: the target.
- *
- * Return: 0 while it runs, -ESRCH once it has exited.
- */
-int hijack_target_alive(const struct hijack_target *t);
-
-/**
- * hijack_ns_from_name() - parse one namespace type name.
- * @name: "mnt" (or "mount"), "uts", "ipc", "net", "pid", "user", "cgroup",
- *	"time".
- * Return: the enum hijack_ns, or -EINVAL.
- */
-int hijack_ns_from_name(const char *name);
-
-/**
  * hijack_ns_name() - the canonical name of a namespace type.
  * @ns: an enum hijack_ns.
  *
@@ -390,19 +374,6 @@ const char *hijack_method_name(enum hijack_method m);
  * "unknown" for a value outside enum hijack_step, never NULL.
  */
 const char *hijack_step_name(enum hijack_step step);
-
-/**
- * hijack_syscall_nr() - the hijack(2) number, if the running kernel has it.
- *
- * The number (__NR_hijack of the kernel patch, 500 where it is wired up)
- * is used only after probing it with invalid arguments that hijack(2)
- * answers with EBADF, EINVAL and E2BIG in turn, calls that cannot act on
- * anything whatever system call a kernel gives that number to (see
- * hijack(2)).
- *
- * Return: the number, or -ENOSYS when the kernel has no hijack(2).
- */
-long hijack_syscall_nr(void);
 
 /*
  * Everything an entry will do, decided before it starts.  Opaque: made by
@@ -552,13 +523,15 @@ unsigned int hijack_plan_pty_fds(const struct hijack_plan *plan);
 /**
  * hijack_plan_print() - write a plan for people or scripts.
  * @plan: the plan.
- * @json: false for text, true for one JSON object.
+ * @json: false for text, true for one JSON object on one line, whose
+ *	keys hijack(1) lists in its section JSON OUTPUT.
  * @f: where to write.
  *
  * Reads the plan alone: what it compares with the caller's is the caller
  * as it was when the plan was built.
  *
- * Return: 0, or -EIO when writing failed.
+ * Return: 0, -ENOMEM when the JSON could not be built, or -EIO when
+ * writing failed.
  */
 int hijack_plan_print(const struct hijack_plan *plan, bool json, FILE *f);
 
@@ -858,14 +831,6 @@ struct hijack_container {
 };
 
 /**
- * hijack_engine_names() - the engines this libhijack knows.
- *
- * Return: their names in the order they are searched, NULL-terminated;
- * "pid" is last.  Static storage: never free it.
- */
-const char *const *hijack_engine_names(void);
-
-/**
  * hijack_containers_list() - the running containers of every engine present.
  * @engine: only this engine, or NULL for all of them.
  * @ret: on success, a malloc'ed array; free() it.
@@ -925,17 +890,6 @@ int hijack_container_find(const char *target, struct hijack_container *ret,
 int hijack_container_open(const struct hijack_container *c,
 			  struct hijack_target **ret,
 			  struct hijack_diag *reterr_diag);
-
-/**
- * hijack_container_print() - the container part of --explain.
- * @c: the container.
- * @json: a JSON object instead of "key: value" lines.
- * @f: where to write.
- *
- * Return: 0, or -EIO on a write error.
- */
-int hijack_container_print(const struct hijack_container *c, bool json,
-			   FILE *f);
 
 #ifdef __cplusplus
 }

@@ -310,7 +310,7 @@ oom:
 
 /*
  * The text plan quotes the container's cgroup paths, LSM label and more:
- * it goes through put_escaped() too.  JSON escapes by itself (explain.c).
+ * it goes through put_escaped() too.  JSON escapes by itself (explain-json.c).
  */
 static int print_plan(const struct hijack_plan *plan, bool json)
 {

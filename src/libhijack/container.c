@@ -10,7 +10,6 @@
  * after pinning (container-proof.c) makes it safe to use.
  */
 #include <ctype.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +42,7 @@ static void fill_engine_names(void)
 	engine_names[i] = "pid";
 }
 
-HIJACK_EXPORT const char *const *hijack_engine_names(void)
+const char *const *hj_engine_names(void)
 {
 	(void)pthread_once(&engine_names_once, fill_engine_names);
 	return engine_names;
@@ -423,26 +422,4 @@ HIJACK_EXPORT int hijack_container_find(const char *target,
 out:
 	hj_ctlist_free(&l);
 	return r;
-}
-
-HIJACK_EXPORT int hijack_container_print(const struct hijack_container *c,
-					 bool json, FILE *f)
-{
-	json_t *j;
-	int r;
-
-	if (!json) {
-		fprintf(f, "container: %s:%s\nid:      %s\nstate:   %s\ninit:    pid %d\n",
-			c->engine, c->name, c->id, c->state, (int)c->pid);
-		return ferror(f) ? -EIO : 0;
-	}
-	/* jansson escapes, and refuses what is not UTF-8. */
-	j = json_pack("{s:s,s:s,s:s,s:s,s:i}", "engine", c->engine, "name",
-		      c->name, "id", c->id, "state", c->state, "pid",
-		      (int)c->pid);
-	if (!j)
-		return -EILSEQ;
-	r = json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(j);
-	return r < 0 || ferror(f) ? -EIO : 0;
 }

@@ -35,7 +35,8 @@ struct hijack_target {
 int hj_diag_set(struct hijack_diag *d, enum hijack_step step, int err,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* ns.c */
+/* ns.c: the enum hijack_ns of "mnt" (or "mount"), "uts", ..., or -EINVAL. */
+int hj_ns_from_name(const char *name);
 struct hj_ns_info {
 	const char *name;	/* file under /proc/PID/ns/ */
 	int clone_flag;		/* CLONE_NEW* */
@@ -52,7 +53,11 @@ int hj_ns_open_fds(const struct hijack_target *t, unsigned int mask,
 		   int fds[_HIJACK_NS_MAX], struct hijack_diag *diag);
 int hj_ns_mask_to_clone(unsigned int mask);
 
-/* target.c */
+/*
+ * target.c.  hijack_target_alive(): 0 while the target runs, -ESRCH once it
+ * has exited.  It was exported, and kept its name for its many callers.
+ */
+int hijack_target_alive(const struct hijack_target *t);
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 int hj_target_check_status(const struct hijack_target *t, const char *status,
 			   struct hijack_diag *diag);
@@ -205,6 +210,11 @@ void hj_pty_finish(struct hj_pty *pty);
  */
 #define HJ_SYSCALL_NS 0x100u
 
+/*
+ * The hijack(2) number, once probed (syscall.c says how), or -ENOSYS when
+ * the kernel has none.  It was exported, and kept its name for its callers.
+ */
+long hijack_syscall_nr(void);
 int hj_syscall_flags(const struct hijack_plan *plan);
 unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan);
 long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd, int cgroupfd);
@@ -369,6 +379,8 @@ int hj_state_dirs(struct hj_ctlist *l, const char *engine, const char *root,
 int hj_runtime_path(const char *rel, char *buf, size_t size);
 int hj_copy(char *dst, size_t size, const char *src);
 bool hj_printable(const char *s);
+/* The engines in the order they are searched, "pid" last, NULL-terminated. */
+const char *const *hj_engine_names(void);
 int hj_proc_start_ticks(int procfd, unsigned long long *ret);
 bool hj_init_alive(const struct hijack_container *c);
 bool hj_cgroup_has_mark(const char *cgroup_file, const char *engine,

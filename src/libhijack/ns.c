@@ -57,7 +57,7 @@ static int ns_from_name_len(const char *name, size_t len)
 	return -EINVAL;
 }
 
-HIJACK_EXPORT int hijack_ns_from_name(const char *name)
+int hj_ns_from_name(const char *name)
 {
 	return ns_from_name_len(name, strlen(name));
 }

@@ -46,7 +46,7 @@ static long raw_hijack(int pidfd, unsigned int ns_mask, unsigned int flags,
  *                                        know, checked first of all
  * ENOSYS, or any other answer, is a kernel without hijack(2).
  */
-HIJACK_EXPORT long hijack_syscall_nr(void)
+long hijack_syscall_nr(void)
 {
 	struct {
 		struct hj_hijack_args args;

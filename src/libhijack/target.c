@@ -136,7 +136,7 @@ HIJACK_EXPORT pid_t hijack_target_pid(const struct hijack_target *t)
 }
 
 /* A pidfd polls readable once its task has exited. */
-HIJACK_EXPORT int hijack_target_alive(const struct hijack_target *t)
+int hijack_target_alive(const struct hijack_target *t)
 {
 	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
 	int r;

@@ -39,7 +39,7 @@ START_TEST(engine_names_from_table)
 					    "podman",	  "machine",
 					    "containerd", "runc",  "crun",
 					    "pid" };
-	const char *const *names = hijack_engine_names();
+	const char *const *names = hj_engine_names();
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
@@ -48,7 +48,7 @@ START_TEST(engine_names_from_table)
 	}
 	ck_assert_ptr_null(names[i]);
 	/* The same array every time. */
-	ck_assert_ptr_eq(hijack_engine_names(), names);
+	ck_assert_ptr_eq(hj_engine_names(), names);
 }
 END_TEST
 

@@ -10,7 +10,7 @@
  * C2 80 to C2 9F), which a terminal showing the output may obey.  And it
  * must say what the input was: a character of valid UTF-8 as itself, a
  * byte that is not UTF-8 as the character of the same number (hijack(1),
- * --explain).
+ * JSON OUTPUT).
  */
 #include <jansson.h>
 #include <stdio.h>

@@ -13,11 +13,11 @@ START_TEST(names_round_trip)
 	int i;
 
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
-		ck_assert_int_eq(hijack_ns_from_name(hijack_ns_name(i)), i);
-	ck_assert_int_eq(hijack_ns_from_name("mount"), HIJACK_NS_MNT);
-	ck_assert_int_eq(hijack_ns_from_name("mn"), -EINVAL);
-	ck_assert_int_eq(hijack_ns_from_name(""), -EINVAL);
-	ck_assert_int_eq(hijack_ns_from_name("MNT"), -EINVAL);
+		ck_assert_int_eq(hj_ns_from_name(hijack_ns_name(i)), i);
+	ck_assert_int_eq(hj_ns_from_name("mount"), HIJACK_NS_MNT);
+	ck_assert_int_eq(hj_ns_from_name("mn"), -EINVAL);
+	ck_assert_int_eq(hj_ns_from_name(""), -EINVAL);
+	ck_assert_int_eq(hj_ns_from_name("MNT"), -EINVAL);
 	/* Out of range: "unknown", never NULL (include/hijack.h). */
 	ck_assert_str_eq(hijack_ns_name(_HIJACK_NS_MAX), "unknown");
 	ck_assert_str_eq(hijack_ns_name((enum hijack_ns)-1), "unknown");
