@@ -2,7 +2,7 @@
 # HIJACK and FIXTURE (defaults: the build tree in ./build).  In a build
 # tree src/cli/hijack is libtool's wrapper script, which would add a
 # shell's start-up to every entry timed: the binary itself is timed, with
-# the build tree's libhijack.so.1.
+# the build tree's libhijack.so.0.
 # shellcheck shell=bash
 top=$(cd "$(dirname "$0")/../.." && pwd)
 HIJACK=${HIJACK:-$top/build/src/cli/hijack}

@@ -5,7 +5,7 @@
 #
 # hijack links shared libraries that Debian ships no static archive of
 # (libmount), so it travels with its libraries and its loader, started
-# through a small wrapper; the fixture is static.  libhijack.so.1 is found
+# through a small wrapper; the fixture is static.  libhijack.so.0 is found
 # in the build tree's .libs (the libtool wrapper would look there too).
 set -eu
 

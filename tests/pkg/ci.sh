@@ -43,7 +43,7 @@ step "apt install ./*.deb"
 	tail -n 30 "$out/apt.log"
 	exit 1
 }
-dpkg-query -W hijack libhijack1 libhijack-dev
+dpkg-query -W hijack libhijack0 libhijack-dev
 hijack --version
 pkg-config --libs hijack
 

@@ -36,10 +36,10 @@ ok $rc "doc/example.c compiles and links against the installed library"
 [ $rc = 0 ] || cat "$tmp/cc.log" | sed 's/^/# /'
 
 needed=$(LC_ALL=C readelf -d "$tmp/example" | sed -n 's/.*NEEDED.*\[\(libhijack[^]]*\)\].*/\1/p')
-is "$needed" "libhijack.so.1" "the example needs libhijack.so.1 by soname"
+is "$needed" "libhijack.so.0" "the example needs libhijack.so.0 by soname"
 
 resolved=$(LD_LIBRARY_PATH="$dest$libdir" ldd "$tmp/example" | awk '/libhijack/ { print $3 }')
-like "$resolved" "$dest$libdir/libhijack.so.1" "the installed library is the one loaded"
+like "$resolved" "$dest$libdir/libhijack.so.0" "the installed library is the one loaded"
 
 start_target --hostname example-target
 out=$(LD_LIBRARY_PATH="$dest$libdir" "$tmp/example" "$TARGET" /bin/sh -c 'hostname; exit 7' 2>"$tmp/err")
