@@ -55,7 +55,7 @@
  */
 static char buf[128 * 1024];
 
-/* Set by the handler: a forwarded SIGINT/SIGTERM/SIGHUP ends the copy. */
+/* Set by the handler: a forwarded SIGINT/SIGTERM/SIGHUP/SIGQUIT ends the copy. */
 static volatile sig_atomic_t stop_sig;
 
 static void on_signal(int sig)
@@ -71,7 +71,7 @@ static void on_signal(int sig)
  */
 static void catch_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	struct sigaction sa = { .sa_handler = on_signal };
 	size_t i;
 

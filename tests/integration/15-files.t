@@ -158,6 +158,19 @@ exec 7>&-
 is "$rc" 143 "SIGTERM to hijack midway: forwarded, exit 143"
 is "$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "old:0" \
 	"... the old file is whole and the temporary file removed"
+# SIGQUIT (Ctrl-\) is forwarded as well: the copier cleans up for it too.
+"$HIJACK" --pid "$P" --write-file=/atom <"$tmp/fifo" &
+hj=$!
+exec 7>"$tmp/fifo"
+head -c 1048576 /dev/zero >&7
+wait_temp atom
+kill -QUIT "$hj"
+wait "$hj"
+rc=$?
+exec 7>&-
+is "$rc:$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "131:old:0" \
+	"SIGQUIT to hijack midway: forwarded, exit 131, the old file whole, no temporary file"
+rm -f "$root"/.atom.hijack-*
 
 # A process of the container stops the copier midway: the entry ends 125,
 # and the copier, told to end, removes its temporary file.
