@@ -146,28 +146,25 @@ wait "$hj" 2>/dev/null
 exec 7>&-
 is "$(cat "$root/atom")" old "SIGKILL to the copier midway: the old file is whole"
 rm -f "$root"/.atom.hijack-*
-"$HIJACK" --pid "$P" --write-file=/atom <"$tmp/fifo" &
-hj=$!
-exec 7>"$tmp/fifo"
-head -c 1048576 /dev/zero >&7
-wait_temp atom
-kill -TERM "$hj"
-wait "$hj"
-rc=$?
-exec 7>&-
+# signalled_copy SIG: a write stalled midway, hijack sent SIG; its status
+# in $rc.
+signalled_copy() {
+	"$HIJACK" --pid "$P" --write-file=/atom <"$tmp/fifo" &
+	hj=$!
+	exec 7>"$tmp/fifo"
+	head -c 1048576 /dev/zero >&7
+	wait_temp atom
+	kill -"$1" "$hj"
+	wait "$hj"
+	rc=$?
+	exec 7>&-
+}
+signalled_copy TERM
 is "$rc" 143 "SIGTERM to hijack midway: forwarded, exit 143"
 is "$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "old:0" \
 	"... the old file is whole and the temporary file removed"
 # SIGQUIT (Ctrl-\) is forwarded as well: the copier cleans up for it too.
-"$HIJACK" --pid "$P" --write-file=/atom <"$tmp/fifo" &
-hj=$!
-exec 7>"$tmp/fifo"
-head -c 1048576 /dev/zero >&7
-wait_temp atom
-kill -QUIT "$hj"
-wait "$hj"
-rc=$?
-exec 7>&-
+signalled_copy QUIT
 is "$rc:$(cat "$root/atom"):$(find "$root" -name '.atom.hijack-*' | wc -l)" "131:old:0" \
 	"SIGQUIT to hijack midway: forwarded, exit 131, the old file whole, no temporary file"
 rm -f "$root"/.atom.hijack-*
