@@ -14,7 +14,7 @@ for tool in runc lxc-create busybox python3 pgrep cmp; do
 done
 : "${DISTROLESS:=$(dirname "$FIXTURE")/distroless}"
 
-plan 46
+plan 47
 
 tmp=$(tmpdir)
 n=hj15-$$
