@@ -190,7 +190,7 @@ HIJACK_EXPORT int hijack_container_open(const struct hijack_container *c,
 		goto not_it;
 	/* The proof was read from the pinned task's /proc directory: it
 	 * holds only while that task still holds the pid. */
-	if (hijack_target_alive(t) < 0)
+	if (hj_target_alive(t) < 0)
 		goto stopped;
 done:
 	t->container = malloc(sizeof(*t->container));
@@ -204,7 +204,7 @@ done:
 	return 0;
 not_it:
 	/* A dead init (a zombie not yet reaped) still has its pid. */
-	if (hijack_target_alive(t) < 0)
+	if (hj_target_alive(t) < 0)
 		goto stopped;
 	r = hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 			"pid %d is no longer %s:%s's (restarted since it was found?)",

@@ -10,7 +10,7 @@
  *		    struct hijack_args *args, size_t size);
  *
  * The patch is not upstream, so the number is reserved nowhere but in the
- * patch: syscall.c uses it only after a probe (hijack_syscall_nr()).
+ * patch: syscall.c uses it only after a probe (hj_syscall_nr()).
  * Alpha, m68k, MIPS, PA-RISC, SuperH and SPARC have no entry for it: their
  * tables number calls their own way, and the patch leaves them out.
  */

@@ -54,10 +54,10 @@ int hj_ns_open_fds(const struct hijack_target *t, unsigned int mask,
 int hj_ns_mask_to_clone(unsigned int mask);
 
 /*
- * target.c.  hijack_target_alive(): 0 while the target runs, -ESRCH once it
- * has exited.  It was exported, and kept its name for its many callers.
+ * target.c.  hj_target_alive(): 0 while the target runs, -ESRCH once it
+ * has exited.
  */
-int hijack_target_alive(const struct hijack_target *t);
+int hj_target_alive(const struct hijack_target *t);
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *diag);
 int hj_target_check_status(const struct hijack_target *t, const char *status,
 			   struct hijack_diag *diag);
@@ -212,9 +212,9 @@ void hj_pty_finish(struct hj_pty *pty);
 
 /*
  * The hijack(2) number, once probed (syscall.c says how), or -ENOSYS when
- * the kernel has none.  It was exported, and kept its name for its callers.
+ * the kernel has none.
  */
-long hijack_syscall_nr(void);
+long hj_syscall_nr(void);
 int hj_syscall_flags(const struct hijack_plan *plan);
 unsigned long hj_syscall_ns_mask(const struct hijack_plan *plan);
 long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd, int cgroupfd);

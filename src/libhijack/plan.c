@@ -170,7 +170,7 @@ static int plan_dir(const struct hijack_target *t, const char *link,
 static int plan_method(const struct hijack_opts *o, struct hijack_plan *p,
 		       struct hijack_diag *d)
 {
-	long nr = hijack_syscall_nr();
+	long nr = hj_syscall_nr();
 	int flags = hj_syscall_flags(p);
 
 	p->syscall_nr = nr > 0 ? nr : -1;

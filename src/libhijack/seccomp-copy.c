@@ -89,7 +89,7 @@ static int seize_stopped(const struct hijack_target *t, unsigned long count,
 	 * does not stop it, and it is let go as soon as it stops on its own
 	 * (the detach below) or when hijack exits.
 	 */
-	if (hijack_target_alive(t) < 0) {
+	if (hj_target_alive(t) < 0) {
 		r = hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 				"pid %d exited before its seccomp filters could be read",
 				(int)t->pid);
@@ -110,14 +110,14 @@ static int seize_stopped(const struct hijack_target *t, unsigned long count,
 		info.si_pid = 0;
 		r = waitid(P_PID, (id_t)t->pid, &info, WSTOPPED | WNOHANG | __WALL);
 		/* ECHILD too when it died: a zombie is not waited for here. */
-		if (r < 0 && errno != EINTR && hijack_target_alive(t) == 0) {
+		if (r < 0 && errno != EINTR && hj_target_alive(t) == 0) {
 			r = hj_diag_set(d, HIJACK_STEP_SECCOMP, errno,
 					"wait for pid %d to stop", (int)t->pid);
 			goto detach;
 		}
 		if (r == 0 && info.si_pid == t->pid)
 			break;
-		if (hijack_target_alive(t) < 0) {
+		if (hj_target_alive(t) < 0) {
 			let_dead_go(t);
 			return hj_diag_set(d, HIJACK_STEP_SECCOMP, ESRCH,
 					   "pid %d exited while its filters were read",

@@ -327,7 +327,7 @@ int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d)
 	 */
 	if (pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 		(void)poll(&pfd, 1, INIT_EXIT_WAIT_MS);
-	if (hijack_target_alive(s->t) < 0)
+	if (hj_target_alive(s->t) < 0)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 				   "pid %d exited before the command started",
 				   (int)s->p->pid);

@@ -76,7 +76,7 @@ static const int forwarded_signals[] = {
  */
 static int fork_failed(struct spawn *s, int err, struct hijack_diag *d)
 {
-	if (hijack_target_alive(s->t) < 0)
+	if (hj_target_alive(s->t) < 0)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
 				   "pid %d exited while being entered",
 				   (int)s->p->pid);

@@ -11,7 +11,7 @@
  * kernel may have taken it, and other kernels answer ENOSYS.  So the
  * number (__NR_hijack from the kernel headers when they have it, else the
  * patch's) is still used only after probing it with calls that cannot do
- * anything on any kernel (see hijack_syscall_nr()).
+ * anything on any kernel (see hj_syscall_nr()).
  */
 #include <errno.h>
 #include <signal.h>
@@ -46,7 +46,7 @@ static long raw_hijack(int pidfd, unsigned int ns_mask, unsigned int flags,
  *                                        know, checked first of all
  * ENOSYS, or any other answer, is a kernel without hijack(2).
  */
-long hijack_syscall_nr(void)
+long hj_syscall_nr(void)
 {
 	struct {
 		struct hj_hijack_args args;
@@ -181,7 +181,7 @@ long hj_syscall_hijack(const struct hijack_plan *plan, int pidfd, int cgroupfd)
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	/* Only the number hijack_syscall_nr() probed. */
+	/* Only the number hj_syscall_nr() probed. */
 	if (plan->syscall_nr <= 0 || plan->syscall_nr != __NR_hijack) {
 		errno = ENOSYS;
 		return -1;

@@ -136,7 +136,7 @@ HIJACK_EXPORT pid_t hijack_target_pid(const struct hijack_target *t)
 }
 
 /* A pidfd polls readable once its task has exited. */
-int hijack_target_alive(const struct hijack_target *t)
+int hj_target_alive(const struct hijack_target *t)
 {
 	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
 	int r;
@@ -149,7 +149,7 @@ int hijack_target_alive(const struct hijack_target *t)
 
 int hj_target_check(const struct hijack_target *t, struct hijack_diag *d)
 {
-	int r = hijack_target_alive(t);
+	int r = hj_target_alive(t);
 
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, r, "pid %d exited",

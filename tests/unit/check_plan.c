@@ -62,12 +62,12 @@ START_TEST(pinned_target_notices_exit)
 		_exit(0);
 	}
 	ck_assert_int_eq(hijack_target_open(pid, &t, &d), 0);
-	ck_assert_int_eq(hijack_target_alive(t), 0);
+	ck_assert_int_eq(hj_target_alive(t), 0);
 	ck_assert_int_eq(hijack_target_pid(t), pid);
 	(void)kill(pid, SIGKILL);
 	(void)waitpid(pid, NULL, 0);
 	/* Reaped: the pid may already belong to someone else. */
-	ck_assert_int_eq(hijack_target_alive(t), -ESRCH);
+	ck_assert_int_eq(hj_target_alive(t), -ESRCH);
 	ck_assert_int_lt(hijack_plan_build(t, &o, &p, &d), 0);
 	ck_assert_ptr_null(p);
 	hijack_target_free(t);
@@ -181,7 +181,7 @@ START_TEST(methods)
 
 	o.method = HIJACK_METHOD_SYSCALL;
 	ck_assert_int_eq(hijack_target_open(target, &t, &d), 0);
-	if (hijack_syscall_nr() < 0) {
+	if (hj_syscall_nr() < 0) {
 		ck_assert_int_eq(hijack_plan_build(t, &o, &p, &d), -ENOSYS);
 		ck_assert_int_eq(d.step, HIJACK_STEP_PLAN);
 	} else {

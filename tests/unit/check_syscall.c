@@ -127,10 +127,10 @@ END_TEST
  */
 START_TEST(syscall_nr)
 {
-	long nr = hijack_syscall_nr();
+	long nr = hj_syscall_nr();
 
 	ck_assert(nr == -ENOSYS || nr > 0);
-	ck_assert_int_eq(hijack_syscall_nr(), nr);
+	ck_assert_int_eq(hj_syscall_nr(), nr);
 }
 END_TEST
 

@@ -58,7 +58,7 @@ START_TEST(check_notices_exit)
 	ck_assert_int_ge(hijack_target_pidfd(t), 0);
 	(void)kill(pid, SIGKILL);
 	/* Dead but not reaped: the pidfd already says so. */
-	while (hijack_target_alive(t) == 0)
+	while (hj_target_alive(t) == 0)
 		usleep(1000);
 	ck_assert_int_eq(hj_target_check(t, &d), -ESRCH);
 	(void)snprintf(want, sizeof(want), "pid %d exited", (int)pid);
