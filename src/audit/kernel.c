@@ -16,7 +16,7 @@
  * audit message, in an uninterruptible sleep, for the backlog wait time
  * (60 s by default), and libaudit retries the waits that a signal cuts
  * short.  No timer in hijack's own process can bound that; a process
- * that hijack stops waiting for can (run_sender()).
+ * that hijack stops waiting for can (finish_sender()).
  */
 #include <errno.h>
 #include <poll.h>
@@ -39,6 +39,22 @@
 
 /* Each text value, before encoding: the message stays under libaudit's. */
 #define KERNEL_VALUE_MAX 1024
+
+/*
+ * Whether a daemon takes the records, as this process found it.  The
+ * question is the dear part of a record (the kernel starts a thread to
+ * answer each one), so it is asked once a process: a hijack process
+ * writes the records of one entry (or of one --end-session), and its
+ * later records go where its first went, nowhere when no daemon ran,
+ * without the question when one did.  Left unknown after a question
+ * that failed otherwise (late, refused), so that the next record asks
+ * again.
+ */
+static enum {
+	KERNEL_LOG_UNKNOWN,
+	KERNEL_LOG_NONE,
+	KERNEL_LOG_RUNNING,
+} kernel_log;
 
 /* Is auditing on, with a daemon taking the records? */
 static int ask_status(int fd, bool *ret_running)
@@ -74,12 +90,20 @@ static char sender_stack[SENDER_STACK] __attribute__((aligned(64)));
 struct sender {
 	int fd;
 	int result;
-	const char *msg;
+	bool ask;		/* ask first whether a daemon runs */
+	const char *msg;	/* NULL: only ask */
 	const char *tty;
 };
 
 /*
- * The sender: ask, then send.  It runs in a process that shares hijack's
+ * The question asked ahead by audit_kernel_ask(), while hijack reads its
+ * target, and answered to the first record: its sender's pidfd.
+ */
+static struct sender ahead;
+static int ahead_pidfd = -EBADF;
+
+/*
+ * The sender: ask (when @ask), then send.  It runs in a process that shares hijack's
  * memory (CLONE_VM), because a copy of hijack's page tables costs a
  * millisecond on some virtual machines, twice an entry.  So it calls
  * nothing but libaudit's question and send, which use their own stack
@@ -104,7 +128,12 @@ static int sender_main(void *arg)
 	if (s->fd > 0)
 		(void)syscall(SYS_close_range, 0U, (unsigned int)s->fd - 1, 0U);
 	(void)syscall(SYS_close_range, (unsigned int)s->fd + 1, ~0U, 0U);
-	r = ask_status(s->fd, &running);
+	if (s->ask) {
+		r = ask_status(s->fd, &running);
+	} else {
+		r = 0;
+		running = true;
+	}
 	/*
 	 * A caller without CAP_AUDIT_CONTROL may not ask, nor without
 	 * CAP_AUDIT_WRITE write: for it, as for a kernel without a daemon,
@@ -114,6 +143,8 @@ static int sender_main(void *arg)
 		return ENOENT;
 	if (r < 0)
 		return -r < 256 ? -r : EIO;
+	if (!s->msg)
+		return 0;
 	errno = 0;
 	r = audit_log_user_message(s->fd, AUDIT_USER_CMD, s->msg, NULL, NULL,
 				   s->tty, s->result);
@@ -142,26 +173,40 @@ static bool sender_exited(int pidfd, unsigned long long deadline,
 }
 
 /*
- * Run the sender and wait for it until @deadline.  Its exit status as a
- * negative errno; -ETIMEDOUT when it was late, and was killed.
+ * Start the sender on @s, its pidfd in *@ret_pidfd; with every signal
+ * blocked, which it keeps (hijack's own mask is as it was on return).
  */
-static int run_sender(struct sender *s, unsigned long long deadline)
+static int start_sender(struct sender *s, int *ret_pidfd)
 {
-	_cleanup_close_ int pidfd = -EBADF;
 	sigset_t all, old;
-	siginfo_t si = { 0 };
 	pid_t pid;
-	int r;
+	int r = 0;
 
 	(void)sigfillset(&all);
 	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
 	pid = clone(sender_main, sender_stack + SENDER_STACK,
-		    CLONE_VM | CLONE_PIDFD | SIGCHLD, s, &pidfd);
-	if (pid < 0) {
+		    CLONE_VM | CLONE_PIDFD | SIGCHLD, s, ret_pidfd);
+	if (pid < 0)
 		r = -errno;
-		goto out;
-	}
-	if (!sender_exited(pidfd, deadline, &all)) {
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+/*
+ * Wait for the sender of @pidfd until @deadline, and close @pidfd.  Its
+ * exit status as a negative errno; -ETIMEDOUT when it was late, and was
+ * killed.
+ */
+static int finish_sender(int pidfd, unsigned long long deadline)
+{
+	_cleanup_close_ int fd = pidfd;
+	sigset_t all, old;
+	siginfo_t si = { 0 };
+	int r;
+
+	(void)sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!sender_exited(fd, deadline, &all)) {
 		/*
 		 * Late.  A sender asleep in the kernel dies on SIGKILL or,
 		 * when the kernel holds it uninterruptibly (a full backlog),
@@ -169,22 +214,53 @@ static int run_sender(struct sender *s, unsigned long long deadline)
 		 * of its own.  A process still asleep is reaped by init
 		 * once hijack is gone.
 		 */
-		(void)pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-		if (sender_exited(pidfd, audit_now_mono() +
+		(void)pidfd_send_signal(fd, SIGKILL, NULL, 0);
+		if (sender_exited(fd, audit_now_mono() +
 				  SENDER_KILL_WAIT_MS * 1000ULL, &all))
-			(void)waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+			(void)waitid(P_PIDFD, (id_t)fd, &si, WEXITED);
 		r = -ETIMEDOUT;
-		goto out;
-	}
-	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0)
+	} else if (waitid(P_PIDFD, (id_t)fd, &si, WEXITED) < 0) {
 		r = -errno;
-	else if (si.si_code != CLD_EXITED)
-		r = -EIO;
-	else
-		r = -si.si_status;
-out:
+	} else {
+		r = si.si_code == CLD_EXITED ? -si.si_status : -EIO;
+	}
 	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return r;
+}
+
+/* Remember what a sender found; return @r. */
+static int learn(int r)
+{
+	if (r == 0)
+		kernel_log = KERNEL_LOG_RUNNING;
+	else if (r == -ENOENT)
+		kernel_log = KERNEL_LOG_NONE;
+	return r;
+}
+
+/* Is @err audit_open()'s way of saying the kernel has no audit? */
+static bool no_audit(int err)
+{
+	return err == EINVAL || err == EPROTONOSUPPORT || err == EAFNOSUPPORT;
+}
+
+void audit_kernel_ask(void)
+{
+	int fd;
+
+	if (kernel_log != KERNEL_LOG_UNKNOWN || ahead_pidfd >= 0)
+		return;
+	fd = audit_open();
+	if (fd < 0) {
+		if (no_audit(errno))
+			kernel_log = KERNEL_LOG_NONE;
+		return;
+	}
+	ahead = (struct sender){ .fd = fd, .ask = true };
+	if (start_sender(&ahead, &ahead_pidfd) < 0)
+		ahead_pidfd = -EBADF;
+	/* The sender has a copy of its own. */
+	audit_close(fd);
 }
 
 /* The terminal libaudit would name, looked up here: it may allocate. */
@@ -242,18 +318,26 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 	char numbuf[1024], msg[MAX_AUDIT_MESSAGE_LENGTH - 1024];
 	struct audit_kv kv[AUDIT_FIELDS_MAX];
 	char tty[64], name[64];
+	unsigned long long deadline;
+	int fd, pidfd = -EBADF, r;
 	struct sender s;
 	size_t nkv, i;
 	bool cut;
-	int fd, r;
 
+	/* 500 ms for the question asked ahead and the record together. */
+	deadline = audit_now_mono() + 2ULL * AUDIT_SEND_TIMEOUT_MS * 1000ULL;
+	if (ahead_pidfd >= 0) {
+		r = learn(finish_sender(ahead_pidfd, deadline));
+		ahead_pidfd = -EBADF;
+		if (r < 0)
+			return r;
+	}
+	if (kernel_log == KERNEL_LOG_NONE)
+		return -ENOENT;
 	/* A kernel without audit says so here, without a process. */
 	fd = audit_open();
 	if (fd < 0)
-		return errno == EINVAL || errno == EPROTONOSUPPORT ||
-				       errno == EAFNOSUPPORT ?
-			       -ENOENT :
-			       -errno;
+		return no_audit(errno) ? -ENOENT : -errno;
 	msg[0] = '\0';
 	/*
 	 * The kernel's pid= is the sender's below: hijack_pid says whose it
@@ -283,13 +367,13 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 		.fd = fd,
 		.msg = msg,
 		.tty = tty,
+		.ask = kernel_log != KERNEL_LOG_RUNNING,
 		.result = event == AUDIT_START || event == AUDIT_END_SESSION ||
 			  (event == AUDIT_END && !e->error[0]),
 	};
 	find_tty(tty, sizeof(tty));
-	r = run_sender(&s, audit_now_mono() +
-			   2ULL * AUDIT_SEND_TIMEOUT_MS * 1000ULL);
+	r = start_sender(&s, &pidfd);
 	/* A sender left asleep has its own copy of the descriptor table. */
 	audit_close(fd);
-	return r;
+	return r < 0 ? r : learn(finish_sender(pidfd, deadline));
 }

@@ -41,7 +41,7 @@ need_program "$PTYDRIVE"
 [ -x "$journald" ] || skip_all "no $journald (Debian: systemd; tests/deps.sh test)"
 require_tools journalctl rsyslogd jq runc lxc-start busybox python3
 
-plan 76
+plan 77
 
 tmp=$(tmpdir)
 n=hj22-$$
@@ -409,12 +409,18 @@ probe_held() {
 }
 
 # --- the kernel's audit log, through a real auditd ------------------------------------
+# Its seven checks skipped, and why.
+skip_kernel() {
+	for i in 1 2 3 4 5 6 7; do
+		skip "kernel audit" "$1"
+	done
+}
 if ! command -v auditd >/dev/null || ! command -v auditctl >/dev/null; then
-	skip "kernel audit" "auditd is not installed (tests/deps.sh test)"
+	skip_kernel "auditd is not installed (tests/deps.sh test)"
 elif ! st=$(auditctl -s 2>&1); then
-	skip "kernel audit" "this kernel has no audit support (auditctl -s: $(echo "$st" | head -n 1))"
+	skip_kernel "this kernel has no audit support (auditctl -s: $(echo "$st" | head -n 1))"
 elif [ "$(echo "$st" | sed -n 's/^pid //p')" != 0 ]; then
-	skip "kernel audit" "an audit daemon already runs (pid $(echo "$st" | sed -n 's/^pid //p')): not disturbing it"
+	skip_kernel "an audit daemon already runs (pid $(echo "$st" | sed -n 's/^pid //p')): not disturbing it"
 else
 	au_was=$(echo "$st" | sed -n 's/^enabled //p')
 	mkdir -p "$tmp/au"
@@ -454,6 +460,18 @@ EOF
 	rc=$?
 	ok $rc "kernel audit: a command line past 1024 bytes is cut, with argv_cut=\"yes\" beside it"
 	[ $rc = 0 ] || diag "the record: $(head -c 600 "$tmp/au/long")"
+	# Whether a daemon runs is asked once an entry (the kernel starts a
+	# thread to answer each question), and the end record goes where the
+	# start went: one AUDIT_GET (0x3e8), two USER_CMD (0x463).
+	strace -f -qq -e trace=sendto -o "$tmp/au/once.st" \
+		"$HIJACK" --pid "$T" --no-pty --reason hj22-once -- true
+	au_find "op=hijack-end hijack_pid=[0-9]* .*reason=\"hj22-once\"" "$tmp/au/once"
+	gets=$(grep -c 'nlmsg_type=0x3e8 ' "$tmp/au/once.st")
+	cmds=$(grep -c 'nlmsg_type=0x463 ' "$tmp/au/once.st")
+	[ -s "$tmp/au/once" ] && [ "$gets" = 1 ] && [ "$cmds" = 2 ]
+	rc=$?
+	ok $rc "kernel audit: the end record is written too, and an entry asks the kernel once ($gets questions, $cmds records)"
+	[ $rc = 0 ] || diag "sendto: $(grep -o 'nlmsg_type=[^,]*' "$tmp/au/once.st" | tr '\n' ' ')"
 
 	# The daemon stops reading and the backlog fills: the kernel then
 	# holds every sender of an audit message for its backlog wait time,
