@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_tool - running an engine's command-line tool and taking its
- * output (src/libhijack/tool.c), with sh standing in for the tool.
+ * output (src/libhijack/engines/tool.c), with sh standing in for the tool.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "internal.h"
-#include "jsonw.h"
+#include "render/jsonw.h"
 
 int hj_copy(char *dst, size_t size, const char *src)
 {
