@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "testlib.h"
 
 static char *slurp(const char *rel, size_t *len)

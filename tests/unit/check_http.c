@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "testlib.h"
 
 static char *dir;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "render/jsonw.h"
 #include "testlib.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "testlib.h"
 
 static int run(const char *script, char **out, size_t *len)
