@@ -268,6 +268,26 @@ static int check_target(const struct hijack_target *t, char **ret_status,
 	return 0;
 }
 
+/*
+ * Which of fds 0-2 the command gets a new terminal on (the plan's
+ * pty_fds, spawn/pty.c makes it): all of them, those that are
+ * terminals now, or none.
+ */
+static unsigned int pty_fds(enum hijack_pty mode)
+{
+	unsigned int fds = 0;
+	int fd;
+
+	if (mode == HIJACK_PTY_ALWAYS)
+		return BIT(0) | BIT(1) | BIT(2);
+	if (mode != HIJACK_PTY_AUTO)
+		return 0;
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd))
+			fds |= BIT(fd);
+	return fds;
+}
+
 /* The request, as the plan records it. */
 static void plan_modes(const struct hijack_opts *o, const char *status,
 		       struct hijack_plan *p)
@@ -283,7 +303,7 @@ static void plan_modes(const struct hijack_opts *o, const char *status,
 	p->limits_mode = opts_limits(o);
 	p->preserve_fds = o->preserve_fds;
 	p->pty_mode = opts_pty(o);
-	p->pty_fds = hj_pty_fds(p->pty_mode);
+	p->pty_fds = pty_fds(p->pty_mode);
 	/* Kept unless seccomp is dropped; the capabilities depend on it. */
 	p->target_nnp = hj_status_field(status, "NoNewPrivs", buf, sizeof(buf)) == 0 &&
 			atoi(buf) == 1;

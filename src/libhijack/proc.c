@@ -5,6 +5,7 @@
  * Every read goes through the directory fd opened when the target was
  * pinned (target.c), never through a path built from the pid again.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <linux/openat2.h>
@@ -146,6 +147,25 @@ int hj_read_line(const char *path, char *buf, size_t size)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+/*
+ * Open a directory of the host's that may be missing: an engine's state
+ * directory (the engine is not installed or never ran), a task list.
+ * Return 1 with @ret set, 0 when it does not exist, or -errno.
+ */
+int hj_opendir(const char *path, DIR **ret)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	*ret = fdopendir(fd);
+	if (!*ret) {
+		close_fdp(&fd);
+		return -errno;
+	}
+	return 1;
 }
 
 /*

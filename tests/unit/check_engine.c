@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_engine - naming containers (src/libhijack/container.c, engine-*.c)
+ * check_engine - naming containers (src/libhijack/engines/container.c,
+ * engine-*.c)
  * against state recorded from the engines themselves in tests/unit/data:
  * runc's state.json and Docker's and Podman's API answers were recorded on
  * Debian 12 with the engines of tests/deps.sh; crun's status, machinectl's
@@ -17,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "testlib.h"
 
 static char *slurp(const char *rel, size_t *len)

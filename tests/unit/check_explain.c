@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_explain - the two writers of a plan (src/libhijack/explain-text.c,
- * explain-json.c), given what they show (struct hj_explain) rather than a
- * real target: the parts 18-explain.t cannot reach on its hosts (a
- * container, a fallback method, hijack(2), an active LSM, a terminal,
- * unreadable caller capabilities, hierarchies not mounted here, limits
- * of every kind), byte for byte, and the JSON against jansson's strict
- * parser, its keys in the order hijack(1), JSON OUTPUT, lists them.
+ * check_explain - the two writers of a plan
+ * (src/libhijack/render/explain-text.c, explain-json.c), given what they
+ * show (struct hj_explain) rather than a real target: the parts
+ * 18-explain.t cannot reach on its hosts (a container, a fallback method,
+ * hijack(2), an active LSM, a terminal, unreadable caller capabilities,
+ * hierarchies not mounted here, limits of every kind), byte for byte, and
+ * the JSON against jansson's strict parser, its keys in the order
+ * hijack(1), JSON OUTPUT, lists them.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
 
-#include "explain.h"
+#include "render/explain.h"
 #include "testlib.h"
 
 static struct hijack_ns_state ns[_HIJACK_NS_MAX];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_http - reading to EOF within bounds, and one GET over a unix
- * socket (src/libhijack/http.c), against a daemon played by a child
+ * socket (src/libhijack/engines/http.c), against a daemon played by a child
  * process that answers what the case gives it.  The daemon is trusted no
  * more than a container: its answers here are malformed on purpose.
  */
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "testlib.h"
 
 static char *dir;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_jsonw - the JSON string writer (src/libhijack/jsonw.c) and the
+ * check_jsonw - the JSON string writer (src/libhijack/render/jsonw.c) and the
  * name check that shares its UTF-8 reader (engine-common.c:
  * hj_printable()).
  *
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "jsonw.h"
+#include "engines/engines.h"
+#include "render/jsonw.h"
 #include "testlib.h"
 
 /* Valid text around the bytes tried: ASCII, 2 and 4 bytes of UTF-8. */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_tool - running an engine's command-line tool and taking its
- * output (src/libhijack/tool.c), with sh standing in for the tool.
+ * output (src/libhijack/engines/tool.c), with sh standing in for the tool.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines/engines.h"
 #include "testlib.h"
 
 static int run(const char *script, char **out, size_t *len)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 #define INCUS_SOCKET "/var/lib/incus/unix.socket"
 

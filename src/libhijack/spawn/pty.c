@@ -31,26 +31,11 @@
 #include <sys/sysmacros.h>
 #include <termios.h>
 
-#include "internal.h"
+#include "spawn-internal.h"
 
 /* /dev/ptmx and every devpts instance's ptmx node are this device. */
 #define PTMX_MAJOR 5
 #define PTMX_MINOR 2
-
-unsigned int hj_pty_fds(enum hijack_pty mode)
-{
-	unsigned int fds = 0;
-	int fd;
-
-	if (mode == HIJACK_PTY_ALWAYS)
-		return HJ_STDIO_FDS;
-	if (mode != HIJACK_PTY_AUTO)
-		return 0;
-	for (fd = 0; fd <= 2; fd++)
-		if (isatty(fd))
-			fds |= BIT(fd);
-	return fds;
-}
 
 /* The caller's terminal, if any of fds 0-2 is one: its settings and size. */
 static int host_tty(const struct hj_pty *pty)

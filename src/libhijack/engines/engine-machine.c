@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 #define MACHINES_MAX 256
 

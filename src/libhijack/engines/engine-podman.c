@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 static int podman_socket(char *buf, size_t size)
 {

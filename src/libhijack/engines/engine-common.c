@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
-#include "jsonw.h"
+#include "engines.h"
+#include "render/jsonw.h"
 
 int hj_copy(char *dst, size_t size, const char *src)
 {
@@ -68,24 +68,6 @@ struct hijack_container *hj_ctlist_add(struct hj_ctlist *l,
 	(void)hj_copy(c->state, sizeof(c->state), "running");
 	l->n++;
 	return c;
-}
-
-/*
- * Open an engine's state directory.  Return 1 with @ret set, 0 when it
- * does not exist (the engine is not installed or never ran), or -errno.
- */
-int hj_opendir(const char *path, DIR **ret)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	*ret = fdopendir(fd);
-	if (!*ret) {
-		close_fdp(&fd);
-		return -errno;
-	}
-	return 1;
 }
 
 /*

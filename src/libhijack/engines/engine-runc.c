@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "engines.h"
 
 int hj_runc_parse_state(const char *text, size_t len, const char *engine,
 			const char *name, struct hijack_container *ret)

@@ -60,7 +60,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-#include "internal.h"
+#include "payloads.h"
 
 /* The capability that marks the command, and those it lacks. */
 struct tools_caps {

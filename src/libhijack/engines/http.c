@@ -18,7 +18,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 
-#include "internal.h"
+#include "engines.h"
 
 static int send_all(int fd, const char *buf, size_t len)
 {

@@ -1,23 +1,57 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * spawn-internal.h - what the four parts of starting a command share,
- * private to them: spawn.c (the process shapes and hj_spawn()),
- * spawn-prepare.c (what is opened on the host before the fork),
- * spawn-child.c (what the command's process does between the fork and the
- * exec) and spawn-wait.c (the status pipe, reaping, and waiting with
- * signals forwarded).  The shapes and the status pipe are explained at the
- * top of spawn.c, the payloads that the command's process is handed to
- * in internal.h (struct hj_payload).  Not "spawn.h": with -I of this
- * directory, that name would hide the C library's <spawn.h> from tool.c.
+ * spawn-internal.h - what the parts of starting a command share, private
+ * to them: spawn.c (the process shapes and hj_spawn()), spawn-prepare.c
+ * (what is opened on the host before the fork), spawn-child.c (what the
+ * command's process does between the fork and the exec), spawn-wait.c
+ * (the status pipe, reaping, and waiting with signals forwarded) and
+ * pty.c (the command's terminal).  The shapes and the status pipe are
+ * explained at the top of spawn.c, the payloads that the command's
+ * process is handed to in spawn.h (struct hj_payload), which is what the
+ * rest of the library sees of this folder.
  */
 #ifndef HIJACK_SPAWN_INTERNAL_H
 #define HIJACK_SPAWN_INTERNAL_H
 
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <termios.h>
 
-#include "internal.h"
+#include "spawn.h"
+
+/* pty.c: the command's own terminal, and the relay to the caller's */
+#define HJ_PTY_BUF 4096		/* bytes relayed at a time, each way */
+struct hj_pty {
+	unsigned int fds;	/* plan's pty_fds */
+	int sock[2];		/* the master travels from [1] to [0] */
+	int master;		/* hijack's end, once the command exec'd */
+	int in, out;		/* the caller's ends of the relay, or -EBADF */
+	int tty;		/* a caller's fd that is a terminal, or -EBADF */
+	int ptsdir;		/* --tools: the view's devpts, its ptmx used */
+	bool have_tio, have_ws, raw;
+	bool typed_intr;	/* the caller typed the interrupt or quit key */
+	struct termios tio;	/* the caller's terminal settings, for the new one */
+	struct termios saved;	/* to restore after raw mode */
+	struct winsize ws;
+	char buf[HJ_PTY_BUF];	/* input not yet written to the master */
+	size_t len, off;
+	const struct hijack_relay_tap *tap;	/* shown what is relayed, or NULL */
+};
+
+#define HJ_PTY_POLLFDS 2
+
+void hj_pty_init(struct hj_pty *pty);
+int hj_pty_prepare(struct hj_pty *pty, const struct hijack_plan *p,
+		   struct hijack_diag *d);
+int hj_pty_child(struct hj_pty *pty, struct hijack_diag *d);
+int hj_pty_start(struct hj_pty *pty, struct hijack_diag *d);
+int hj_pty_pollfds(struct hj_pty *pty, struct pollfd *pfd);
+void hj_pty_handle(struct hj_pty *pty, const struct pollfd *pfd, int n);
+void hj_pty_resize(struct hj_pty *pty);
+void hj_pty_finish(struct hj_pty *pty);
 
 enum msg_kind {
 	MSG_DIAG = 1,

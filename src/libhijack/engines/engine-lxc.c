@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 #ifdef HAVE_LIBLXC
 #include <dlfcn.h>

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 /* Field 22 of /proc/PID/stat, counted after the last ')' of the comm. */
 int hj_proc_start_ticks(int procfd, unsigned long long *ret)

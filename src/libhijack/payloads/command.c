@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "payloads.h"
 
 extern char **environ;
 

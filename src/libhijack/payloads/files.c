@@ -4,7 +4,7 @@
  * container's: hijack's own child does it, in place of exec, once it has
  * entered and is confined as a command would be.  The copy is a payload
  * of the executor's that never execs (file_payload below; HJ_PAYLOAD_NOEXEC
- * in internal.h says what the executor does for it).
+ * in spawn/spawn.h says what the executor does for it).
  *
  * Why inside and not from the host through /proc/PID/root: every path
  * component, symlinks included, then resolves against the container's
@@ -46,7 +46,7 @@
 #include <sys/statfs.h>
 #include <linux/magic.h>
 
-#include "internal.h"
+#include "payloads.h"
 
 /*
  * As big as cat(1)'s buffer: one read and one write per 128 KiB.  Static:

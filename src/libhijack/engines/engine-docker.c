@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 /* Ids are hex digits: anything else must not reach a request line. */
 static bool valid_id(const char *id)

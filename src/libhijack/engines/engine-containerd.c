@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 /* The runc root the task's shim was given, or @dflt. */
 static void task_root(int taskfd, const char *dflt, char *buf, size_t size)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/wait.h>
 
-#include "internal.h"
+#include "engines.h"
 
 extern char **environ;
 

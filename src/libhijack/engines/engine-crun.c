@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engines.h"
 
 int hj_crun_parse_status(const char *text, size_t len, const char *id,
 			 struct hijack_container *ret)

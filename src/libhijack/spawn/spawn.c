@@ -43,7 +43,7 @@
  * flags tell that, before it is reaped (hj_reap_command()).
  *
  * What the command's process runs is its payload's (struct hj_payload in
- * internal.h): this executor calls the payload's hooks at fixed points
+ * spawn.h): this executor calls the payload's hooks at fixed points
  * and knows nothing else of it.  A payload that never execs
  * (HJ_PAYLOAD_NOEXEC) runs the same way, but says MSG_STARTED where the
  * exec would have closed the pipe, and a failure of its work comes after
@@ -375,7 +375,7 @@ static int check_tap(const struct hijack_relay_tap *tap, struct hijack_diag *d)
 }
 
 /*
- * The executor's entry (internal.h): run @pl in the target, handed @arg,
+ * The executor's entry (spawn.h): run @pl in the target, handed @arg,
  * with @tap (or NULL) shown what is relayed of a new terminal.
  */
 int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,

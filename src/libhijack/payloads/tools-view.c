@@ -34,7 +34,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 
-#include "internal.h"
+#include "payloads.h"
 
 static int sys_open_tree(int dfd, const char *path, unsigned int flags)
 {
