@@ -32,7 +32,7 @@ int main(int argc, char *argv[])
 		r = hijack_plan_print(plan, false, stdout);
 		fflush(stdout);
 		if (r == 0)
-			r = hijack_run(t, plan, argv + 2, &res, &diag);
+			r = hijack_run(t, plan, argv + 2, NULL, &res, &diag);
 		hijack_plan_free(plan);
 	}
 	hijack_target_free(t);

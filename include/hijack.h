@@ -548,40 +548,6 @@ struct hijack_result {
 };
 
 /**
- * hijack_run() - carry out a plan: run @argv inside the target and wait.
- * @t: the target of the plan.
- * @plan: from hijack_plan_build().
- * @argv: the command; argv[0] is searched in PATH inside the new root.
- * @ret: how the command ended; written when 0 is returned.
- * @reterr_diag: optional, filled on failure.
- *
- * The command runs as a child of the caller and a member of the target's
- * pid namespace.  Until it ends, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
- * SIGUSR2 and SIGWINCH sent to the caller are forwarded to it.  Only fds 0,
- * 1 and 2 are passed on (plus struct hijack_opts @preserve_fds).  Those of
- * them in hijack_plan_pty_fds() are replaced by a new pseudo-terminal from
- * inside the target, which this function relays to the caller's fds 0-2
- * while the command runs, with a terminal among them in raw mode until it
- * returns; the caller's SIGWINCH then resizes the command's terminal
- * instead.
- * A command that has not ended a second after a SIGINT, SIGTERM, SIGHUP
- * or SIGQUIT is killed when a cgroup freezer holds it; so is any command
- * still there when a second such signal comes a second or more after the
- * first, whatever holds it (the container may hold it where no freezer
- * shows).
- *
- * Return: 0 when the command was started and has ended, whatever its status;
- * a negative errno when it could not be started: in that case nothing of
- * the command ran.  -ENOENT / -EACCES (with step HIJACK_STEP_EXEC) tell a
- * missing or non-executable command.  -EINTR (step HIJACK_STEP_WAIT) also
- * when the command, killed as above, had not died a second later: it has
- * run, and dies when whatever holds it lets go.
- */
-int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
-	       char *const argv[], struct hijack_result *ret,
-	       struct hijack_diag *reterr_diag);
-
-/**
  * enum hijack_relay_dir - which way relayed terminal bytes went.
  * @HIJACK_RELAY_OUTPUT: from the command's terminal to the caller's.
  * @HIJACK_RELAY_INPUT: from the caller's input to the command's terminal.
@@ -613,21 +579,42 @@ struct hijack_relay_tap {
 };
 
 /**
- * hijack_run_tap() - hijack_run(), showing @tap what the relay moves.
+ * hijack_run() - carry out a plan: run @argv inside the target and wait.
  * @t: the target of the plan.
  * @plan: from hijack_plan_build().
- * @argv: the command.
- * @tap: the copy of the relayed bytes; NULL: as hijack_run().
+ * @argv: the command; argv[0] is searched in PATH inside the new root.
+ * @tap: optional: shown a copy of what the terminal relay moves (a session
+ *	recording); NULL for none.
  * @ret: how the command ended; written when 0 is returned.
  * @reterr_diag: optional, filled on failure.
  *
- * Return: as hijack_run(); -EINVAL (step HIJACK_STEP_OPTIONS) for a @tap
- * whose @struct_size is too small or whose @fn is NULL.
+ * The command runs as a child of the caller and a member of the target's
+ * pid namespace.  Until it ends, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+ * SIGUSR2 and SIGWINCH sent to the caller are forwarded to it.  Only fds 0,
+ * 1 and 2 are passed on (plus struct hijack_opts @preserve_fds).  Those of
+ * them in hijack_plan_pty_fds() are replaced by a new pseudo-terminal from
+ * inside the target, which this function relays to the caller's fds 0-2
+ * while the command runs, with a terminal among them in raw mode until it
+ * returns; the caller's SIGWINCH then resizes the command's terminal
+ * instead.
+ * A command that has not ended a second after a SIGINT, SIGTERM, SIGHUP
+ * or SIGQUIT is killed when a cgroup freezer holds it; so is any command
+ * still there when a second such signal comes a second or more after the
+ * first, whatever holds it (the container may hold it where no freezer
+ * shows).
+ *
+ * Return: 0 when the command was started and has ended, whatever its status;
+ * a negative errno when it could not be started: in that case nothing of
+ * the command ran.  -ENOENT / -EACCES (with step HIJACK_STEP_EXEC) tell a
+ * missing or non-executable command.  -EINTR (step HIJACK_STEP_WAIT) also
+ * when the command, killed as above, had not died a second later: it has
+ * run, and dies when whatever holds it lets go.  -EINVAL (step
+ * HIJACK_STEP_OPTIONS) for a @tap whose @struct_size is too small or whose
+ * @fn is NULL.
  */
-int hijack_run_tap(const struct hijack_target *t,
-		   const struct hijack_plan *plan, char *const argv[],
-		   const struct hijack_relay_tap *tap, struct hijack_result *ret,
-		   struct hijack_diag *reterr_diag);
+int hijack_run(const struct hijack_target *t, const struct hijack_plan *plan,
+	       char *const argv[], const struct hijack_relay_tap *tap,
+	       struct hijack_result *ret, struct hijack_diag *reterr_diag);
 
 /**
  * HIJACK_TOOLS_DIR - where hijack_run_tools() mounts the container's root
@@ -654,6 +641,7 @@ int hijack_run_tap(const struct hijack_target *t,
  *	for HIJACK_TOOLS_DIR.
  * @argv: the command; argv[0] is searched in the view, in the PATH of the
  *	plan's environment (hijack(1) sets HIJACK_TOOLS_PATH).
+ * @tap: optional, as for hijack_run().
  * @ret: how the command ended; written when 0 is returned.
  * @reterr_diag: optional, filled on failure.
  *
@@ -680,27 +668,9 @@ int hijack_run_tap(const struct hijack_target *t,
  */
 int hijack_run_tools(const struct hijack_target *t,
 		     const struct hijack_plan *plan, const char *dir,
-		     char *const argv[], struct hijack_result *ret,
+		     char *const argv[], const struct hijack_relay_tap *tap,
+		     struct hijack_result *ret,
 		     struct hijack_diag *reterr_diag);
-
-/**
- * hijack_run_tools_tap() - hijack_run_tools(), showing @tap what the relay
- *	moves.
- * @t: the target of the plan.
- * @plan: as for hijack_run_tools().
- * @dir: as for hijack_run_tools().
- * @argv: the command.
- * @tap: as for hijack_run_tap().
- * @ret: how the command ended; written when 0 is returned.
- * @reterr_diag: optional, filled on failure.
- *
- * Return: as hijack_run_tools() and hijack_run_tap().
- */
-int hijack_run_tools_tap(const struct hijack_target *t,
-			 const struct hijack_plan *plan, const char *dir,
-			 char *const argv[], const struct hijack_relay_tap *tap,
-			 struct hijack_result *ret,
-			 struct hijack_diag *reterr_diag);
 
 /**
  * enum hijack_file_op - which way hijack_file_copy() copies.
@@ -736,6 +706,9 @@ struct hijack_file {
  * @t: the target of the plan.
  * @plan: from hijack_plan_build(); its pseudo-terminal is not used.
  * @f: what to copy.
+ * @max_size: the most bytes read from the target's file (a larger one is
+ *	refused, -EFBIG); %HIJACK_FILE_MAX_DEFAULT unless the caller has a
+ *	reason for another.  Not used by a write, whose input is the caller's.
  * @ret: how the copying process ended; written when 0 is returned.
  * @reterr_diag: optional, filled on failure.
  *
@@ -755,8 +728,7 @@ struct hijack_file {
  * FIFO, device or socket), found through no /proc magic link and on no
  * proc filesystem (the copier has not exec'd: /proc/self would show the
  * caller's environment, memory and fds), and of at most
- * %HIJACK_FILE_MAX_DEFAULT bytes (hijack_file_copy_max() sets another
- * bound), both before the first byte and while copying.  A write's
+ * @max_size bytes, both before the first byte and while copying.  A write's
  * directory is found through no magic link either, and the file it
  * replaces must be a regular file.
  *
@@ -771,7 +743,8 @@ struct hijack_file {
  */
 int hijack_file_copy(const struct hijack_target *t,
 		     const struct hijack_plan *plan,
-		     const struct hijack_file *f, struct hijack_result *ret,
+		     const struct hijack_file *f, uint64_t max_size,
+		     struct hijack_result *ret,
 		     struct hijack_diag *reterr_diag);
 
 /**
@@ -781,25 +754,6 @@ int hijack_file_copy(const struct hijack_target *t,
  *	sparse or endless file would fill the caller's disk with.
  */
 #define HIJACK_FILE_MAX_DEFAULT (UINT64_C(1) << 30)
-
-/**
- * hijack_file_copy_max() - hijack_file_copy() with another bound on the
- *	size of a file read.
- * @t: the target of the plan.
- * @plan: from hijack_plan_build(); its pseudo-terminal is not used.
- * @f: what to copy.
- * @max_size: the most bytes read from the target's file; a larger file is
- *	refused (-EFBIG).  Not used by a write, whose input is the caller's.
- * @ret: how the copying process ended; written when 0 is returned.
- * @reterr_diag: optional, filled on failure.
- *
- * Return: as hijack_file_copy().
- */
-int hijack_file_copy_max(const struct hijack_target *t,
-			 const struct hijack_plan *plan,
-			 const struct hijack_file *f, uint64_t max_size,
-			 struct hijack_result *ret,
-			 struct hijack_diag *reterr_diag);
 
 /**
  * struct hijack_container - a running container, as its engine records it.

@@ -353,7 +353,7 @@ static int copy_file(struct cli_audit *au, const struct hijack_target *t,
 			       "a pipe to hash the copy");
 		fail_entry(au, d, EXIT_HIJACK_FAILED);
 	}
-	r = hijack_file_copy_max(t, plan, &a->file, a->max_size, res, d);
+	r = hijack_file_copy(t, plan, &a->file, a->max_size, res, d);
 	if (r < 0) {
 		copy_hash_abandon(&h);
 		return r;
@@ -431,11 +431,10 @@ int main(int argc, char **argv)
 	if (a.copy)
 		r = copy_file(&au, t, plan, &a, &res, &d);
 	else if (a.tools)
-		r = hijack_run_tools_tap(t, plan, a.tools_dir, a.argv,
-					 cli_audit_tap(&au), &res, &d);
+		r = hijack_run_tools(t, plan, a.tools_dir, a.argv,
+				     cli_audit_tap(&au), &res, &d);
 	else
-		r = hijack_run_tap(t, plan, a.argv, cli_audit_tap(&au), &res,
-				   &d);
+		r = hijack_run(t, plan, a.argv, cli_audit_tap(&au), &res, &d);
 	hijack_plan_free(plan);
 	hijack_target_free(t);
 	cli_free(&a);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * command.c - the executor's default payload: exec the caller's argv in
- * the target (hijack_run(), hijack_run_tap()).  The --tools payload
+ * the target (hijack_run()).  The --tools payload
  * execs its command through hj_command_prepare() and hj_command_exec()
  * too (tools.c).
  */
@@ -91,21 +91,12 @@ static const struct hj_payload command_payload = {
 	.name = "command", .prepare = command_prepare, .run = command_run,
 };
 
-HIJACK_EXPORT int hijack_run_tap(const struct hijack_target *t,
-				 const struct hijack_plan *p,
-				 char *const argv[],
-				 const struct hijack_relay_tap *tap,
-				 struct hijack_result *ret,
-				 struct hijack_diag *d)
+HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
+			     const struct hijack_plan *p, char *const argv[],
+			     const struct hijack_relay_tap *tap,
+			     struct hijack_result *ret, struct hijack_diag *d)
 {
 	_cleanup_(hj_command_done) struct hj_command c = { .argv = argv };
 
 	return hj_spawn(t, p, &command_payload, &c, tap, ret, d);
-}
-
-HIJACK_EXPORT int hijack_run(const struct hijack_target *t,
-			     const struct hijack_plan *p, char *const argv[],
-			     struct hijack_result *ret, struct hijack_diag *d)
-{
-	return hijack_run_tap(t, p, argv, NULL, ret, d);
 }

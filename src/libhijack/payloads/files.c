@@ -478,7 +478,7 @@ static int file_write(const struct hijack_file *f, struct hijack_diag *d)
 	return fill_and_rename(f, dirfd, base, path, exists ? &st : NULL, d);
 }
 
-/* A copy as hijack_file_copy_max() hands it to the executor's hooks. */
+/* A copy as hijack_file_copy() hands it to the executor's hooks. */
 struct file_copy {
 	struct hijack_file f;
 	uint64_t max;		/* the most bytes read */
@@ -533,12 +533,11 @@ static const struct hj_payload file_payload = {
 	.prepare = file_prepare, .keep_fd = file_keep_fd, .run = file_run,
 };
 
-HIJACK_EXPORT int hijack_file_copy_max(const struct hijack_target *t,
-				       const struct hijack_plan *plan,
-				       const struct hijack_file *f,
-				       uint64_t max_size,
-				       struct hijack_result *ret,
-				       struct hijack_diag *d)
+HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
+				   const struct hijack_plan *plan,
+				   const struct hijack_file *f, uint64_t max_size,
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
 {
 	_cleanup_(file_copy_done) struct file_copy c = { .max = max_size };
 
@@ -553,13 +552,4 @@ HIJACK_EXPORT int hijack_file_copy_max(const struct hijack_target *t,
 				   (unsigned int)f->mode);
 	c.f = *f;
 	return hj_spawn(t, plan, &file_payload, &c, NULL, ret, d);
-}
-
-HIJACK_EXPORT int hijack_file_copy(const struct hijack_target *t,
-				   const struct hijack_plan *plan,
-				   const struct hijack_file *f,
-				   struct hijack_result *ret,
-				   struct hijack_diag *d)
-{
-	return hijack_file_copy_max(t, plan, f, HIJACK_FILE_MAX_DEFAULT, ret, d);
 }

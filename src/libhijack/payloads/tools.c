@@ -68,7 +68,7 @@ struct tools_caps {
 	unsigned long long withheld;
 };
 
-/* A run as hijack_run_tools_tap() hands it to the executor's hooks. */
+/* A run as hijack_run_tools() hands it to the executor's hooks. */
 struct tools_run {
 	struct hj_command cmd;
 	/*
@@ -235,25 +235,16 @@ static void tools_run_done(struct tools_run *tr)
 	hj_command_done(&tr->cmd);
 }
 
-HIJACK_EXPORT int hijack_run_tools_tap(const struct hijack_target *t,
-				       const struct hijack_plan *p,
-				       const char *dir, char *const argv[],
-				       const struct hijack_relay_tap *tap,
-				       struct hijack_result *ret,
-				       struct hijack_diag *d)
+HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
+				   const struct hijack_plan *p,
+				   const char *dir, char *const argv[],
+				   const struct hijack_relay_tap *tap,
+				   struct hijack_result *ret,
+				   struct hijack_diag *d)
 {
 	_cleanup_(tools_run_done) struct tools_run tr = {
 		.cmd.argv = argv, .dir = dir,
 	};
 
 	return hj_spawn(t, p, &tools_payload, &tr, tap, ret, d);
-}
-
-HIJACK_EXPORT int hijack_run_tools(const struct hijack_target *t,
-				   const struct hijack_plan *p,
-				   const char *dir, char *const argv[],
-				   struct hijack_result *ret,
-				   struct hijack_diag *d)
-{
-	return hijack_run_tools_tap(t, p, dir, argv, NULL, ret, d);
 }

@@ -25,7 +25,7 @@
  * The payloads (../payloads/): command.c execs the caller's argv
  * (hijack_run()), tools.c execs it in a view of the host's programs
  * (hijack_run_tools()), files.c copies a file in place of the exec
- * (hijack_file_copy_max()).  They include this header; the executor
+ * (hijack_file_copy()).  They include this header; the executor
  * includes none of theirs.
  */
 
