@@ -76,6 +76,14 @@ static inline long long hj_now_ms(void)
 }
 
 /* proc.c */
+/*
+ * One read() of @fd into *@buf, grown (to at most @max + 2 bytes: @max,
+ * one more to tell a larger input, the NUL) as it fills; *@size is its
+ * size, *@len what it holds, NUL-terminated after each read that worked.
+ * 1 when bytes came, 0 at the end, -EAGAIN when to try again (EINTR,
+ * EAGAIN), -EFBIG once more than @max came, or a negative errno.
+ */
+int hj_read_some(int fd, char **buf, size_t *size, size_t *len, size_t max);
 int hj_read_at_max(int dirfd, const char *name, size_t max, char **ret,
 		   size_t *ret_len);
 int hj_read_at(int dirfd, const char *name, char **ret, size_t *ret_len);

@@ -16,6 +16,33 @@
 
 #include "internal.h"
 
+int hj_read_some(int fd, char **buf, size_t *size, size_t *len, size_t max)
+{
+	ssize_t n;
+	char *nbuf;
+
+	if (*len + 1 >= *size) {
+		/* Room for @max bytes, one more to tell, and the NUL. */
+		size_t want = *size ? 2 * *size : 8192;
+
+		if (want > max + 2)
+			want = max + 2;
+		nbuf = realloc(*buf, want);
+		if (!nbuf)
+			return -ENOMEM;
+		*buf = nbuf;
+		*size = want;
+	}
+	n = read(fd, *buf + *len, *size - *len - 1);
+	if (n < 0)
+		return errno == EINTR ? -EAGAIN : -errno;
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	if (*len > max)
+		return -EFBIG;
+	return n > 0;
+}
+
 /*
  * Read a whole file, @name relative to @dirfd, into a new NUL-terminated
  * buffer.  @ret_len gets the length without the terminator (files like
@@ -31,36 +58,16 @@ int hj_read_at_max(int dirfd, const char *name, size_t max, char **ret,
 	_cleanup_close_ int fd = -EBADF;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, size = 0;
-	char *nbuf;
-	ssize_t n;
+	int r;
 
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		if (len + 1 >= size) {
-			/* Room for @max bytes, one more to tell, and the NUL. */
-			size = size ? 2 * size : 8192;
-			if (size > max + 2)
-				size = max + 2;
-			nbuf = realloc(buf, size);
-			if (!nbuf)
-				return -ENOMEM;
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max)
-			return -EFBIG;
-	}
-	buf[len] = '\0';
+	do
+		r = hj_read_some(fd, &buf, &size, &len, max);
+	while (r > 0 || r == -EAGAIN);
+	if (r < 0)
+		return r;
 	*ret = TAKE_PTR(buf);
 	if (ret_len)
 		*ret_len = len;

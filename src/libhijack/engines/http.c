@@ -46,53 +46,25 @@ int hj_read_fd_all(int fd, size_t max, int timeout_ms, char **ret,
 	long long deadline = hj_now_ms() + timeout_ms;
 	size_t len = 0, size = 0;
 	_cleanup_free_ char *buf = NULL;
+	int r;
 
-	for (;;) {
+	do {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		long long left = deadline - hj_now_ms();
-		ssize_t n;
-		int r;
 
 		if (left <= 0)
 			return -ETIMEDOUT;
 		r = poll(&p, 1, (int)left);
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (r <= 0)
+		if (r <= 0) {
+			r = -EAGAIN;
 			continue;
-		if (len + 1 >= size) {
-			char *nb;
-
-			/*
-			 * Room for @max bytes, one more to tell a larger
-			 * input from one of exactly @max, and the NUL.
-			 */
-			size = size ? 2 * size : 16384;
-			if (size > max + 2)
-				size = max + 2;
-			nb = realloc(buf, size);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
 		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max)
-			return -EFBIG;
-	}
-	if (!buf) {
-		buf = malloc(1);
-		if (!buf)
-			return -ENOMEM;
-	}
-	buf[len] = '\0';
+		r = hj_read_some(fd, &buf, &size, &len, max);
+	} while (r > 0 || r == -EAGAIN);
+	if (r < 0)
+		return r;
 	*ret = TAKE_PTR(buf);
 	*ret_len = len;
 	return 0;
