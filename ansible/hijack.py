@@ -219,6 +219,22 @@ options:
     vars:
       - name: ansible_pipelining
       - name: ansible_hijack_pipelining
+  hijack_pyc_cache:
+    description:
+      - Keep the Python bytecode of a pipelined module's code in the
+        container, so that the next module there does not compile it again
+        (Ansible's module_utils, imported from the module's zip, and the
+        standard library where the container has no compiled copy).
+      - The cache is the directory C($TMPDIR/.hijack-ansible-pyc-UID) (C(/tmp)
+        without C(TMPDIR)) of the container, one per user the module runs
+        as; it is used only when it is a directory owned by that user with no
+        access for others, and is filled by that user's modules only.
+        Nothing of it leaves the container, and the host reads none of it.
+      - C(false) compiles every module's code anew, as Python does without it.
+    type: bool
+    default: true
+    vars:
+      - name: ansible_hijack_pyc_cache
   timeout:
     description: Seconds to wait for a become prompt or success.
     type: int
@@ -259,6 +275,93 @@ _SSH_FAILURES = ('Host key verification failed.',)
 _SSH_FAILURE_PREFIXES = ('Permission denied (', 'kex_exchange_identification:',
                          'Connection closed by ', 'Connection timed out',
                          'Control socket connect(')
+
+
+# Put before a pipelined module (AnsiballZ) on Python's standard input when
+# hijack_pyc_cache is set: a bytecode cache in the container.  A module
+# imports Ansible's module_utils from a zip, which Python compiles anew
+# every time (zipimport writes no bytecode), and in a container whose
+# standard library has no compiled copy (a read-only root without
+# __pycache__) the standard library too: about half of a small module's
+# time.  This runs inside the container, as the module does, with what
+# the module has: it reads and writes only a directory of the module's
+# own user (owned by it, no access for others, else it is not used), so
+# what another user of the container could plant is never loaded, and a
+# cached entry is found by the hash of its source, so a changed source
+# is compiled again.  Whatever fails leaves Python as it was.  Python 2
+# and Pythons without the pure-Python zipimport (before 3.8) run unchanged
+# but for the standard library's cache (3.8 and later).
+_PYC_BOOTSTRAP = br"""# -*- coding: utf-8 -*-
+def _hijack_pyc():
+    import os, sys
+    uid = os.geteuid()
+    base = os.path.join(os.environ.get('TMPDIR') or '/tmp', '.hijack-ansible-pyc-%d' % uid)
+    try:
+        os.mkdir(base, 0o700)
+    except OSError:
+        pass
+    try:
+        st = os.lstat(base)
+    except OSError:
+        return
+    if st.st_mode & 0o170000 != 0o040000 or st.st_uid != uid or st.st_mode & 0o077:
+        return
+    tag = getattr(getattr(sys, 'implementation', None), 'cache_tag', None)
+    std = os.path.dirname(getattr(os, '__file__', '') or '')
+    if tag and std and not os.path.exists(
+            os.path.join(std, '__pycache__', 'tempfile.%s.pyc' % tag)):
+        sys.pycache_prefix = os.path.join(base, 'std')
+    try:
+        import marshal, hashlib, zipimport
+        from importlib.util import MAGIC_NUMBER
+        compile_source = zipimport._compile_source
+        code_type = type(_hijack_pyc.__code__)
+        code_type.replace
+    except Exception:
+        return
+    head = MAGIC_NUMBER + tag.encode() + b'\0'
+
+    def renamed(code, filename):
+        consts = tuple(renamed(c, filename) if isinstance(c, code_type) else c
+                       for c in code.co_consts)
+        return code.replace(co_filename=filename, co_consts=consts)
+
+    def cached(pathname, source):
+        inzip = pathname.split('.zip' + os.sep, 1)[-1]
+        key = hashlib.sha256(head + inzip.encode('utf-8', 'surrogateescape') +
+                             b'\0' + source).hexdigest()
+        path = os.path.join(base, key)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
+            with os.fdopen(fd, 'rb') as f:
+                data = f.read()
+            if data[:len(head)] == head:
+                return renamed(marshal.loads(data[len(head):]), pathname)
+        except Exception:
+            pass
+        code = compile_source(pathname, source)
+        tmp = '%s.%d.tmp' % (path, os.getpid())
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, 'wb') as f:
+                f.write(head + marshal.dumps(code))
+            os.rename(tmp, path)
+        except Exception:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return code
+    zipimport._compile_source = cached
+try:
+    _hijack_pyc()
+except Exception:
+    pass
+del _hijack_pyc
+"""
+
+# How a pipelined AnsiballZ module begins (ansible/executor/module_common.py).
+_ANSIBALLZ_MARK = b'\n_ANSIBALLZ_WRAPPER = True'
 
 
 class Connection(ConnectionBase):
@@ -368,6 +471,9 @@ class Connection(ConnectionBase):
             command = [shell, '-c', to_text(cmd)]
         argv = self._argv(self._hijack_argv() + ['--'] + command)
         display.vvv(u'EXEC %s' % argv, host=self._target())
+        if (isinstance(in_data, bytes) and self.get_option('hijack_pyc_cache') and
+                _ANSIBALLZ_MARK in in_data[:200]):
+            in_data = _PYC_BOOTSTRAP + in_data
         p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
