@@ -362,6 +362,9 @@ del _hijack_pyc
 
 # How a pipelined AnsiballZ module begins (ansible/executor/module_common.py).
 _ANSIBALLZ_MARK = b'\n_ANSIBALLZ_WRAPPER = True'
+# What Ansible runs it with (ActionBase._low_level_execute_command), inside
+# "SHELL -c ...": an absolute path with nothing a shell would expand.
+_PIPELINED = re.compile(r'^(/[A-Za-z0-9_./+-]+) && sleep 0$')
 
 
 class Connection(ConnectionBase):
@@ -464,15 +467,18 @@ class Connection(ConnectionBase):
 
     def exec_command(self, cmd, in_data=None, sudoable=True):
         super(Connection, self).exec_command(cmd, in_data=in_data, sudoable=sudoable)
+        module = isinstance(in_data, bytes) and _ANSIBALLZ_MARK in in_data[:200]
         shell = self.get_option('hijack_shell')
-        if shell == 'none':
+        interpreter = module and self._interpreter(to_text(cmd))
+        if interpreter:
+            command = [interpreter]
+        elif shell == 'none':
             command = shlex.split(to_text(cmd))
         else:
             command = [shell, '-c', to_text(cmd)]
         argv = self._argv(self._hijack_argv() + ['--'] + command)
         display.vvv(u'EXEC %s' % argv, host=self._target())
-        if (isinstance(in_data, bytes) and self.get_option('hijack_pyc_cache') and
-                _ANSIBALLZ_MARK in in_data[:200]):
+        if module and self.get_option('hijack_pyc_cache'):
             in_data = _PYC_BOOTSTRAP + in_data
         p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -483,6 +489,22 @@ class Connection(ConnectionBase):
         self._ssh_failed(p.returncode, stderr)
         self._check_hijack(p.returncode, stderr)
         return p.returncode, stdout, stderr
+
+    @staticmethod
+    def _interpreter(cmd):
+        '''The interpreter of a pipelined module that Ansible runs as
+        "SHELL -c 'INTERPRETER && sleep 0'" (no environment, no become, no
+        cd): run alone, it does the same (the status is the interpreter's
+        either way) without two shells started before it.  None for any
+        other command, which runs as it is.'''
+        try:
+            words = shlex.split(cmd)
+        except ValueError:
+            return None
+        if len(words) != 3 or words[1] != '-c':
+            return None
+        m = _PIPELINED.match(words[2])
+        return m.group(1) if m else None
 
     def _become_handshake(self, p):
         '''Wait for su/sudo to ask for a password (and answer it) or to

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 117
+plan 118
 
 tmp=$(tmpdir)
 n=hja$$
@@ -186,8 +186,11 @@ is "$st" "True 0640 16" "local runc: stat sees the copied file (mode, size)"
 out=$("$A/ansible" -i "$tmp/local.ini" runc -m command -a 'id -un' -vvv 2>&1)
 like "$out" "*runc | CHANGED | rc=0 >>*root*" "ad hoc: command"
 is "$(echo "$out" | grep -c "PUT ")" 0 "... pipelined: the module goes to Python's stdin, no file is copied"
-like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', \"--reason=ansible play 'Ansible Ad-Hoc', task 'command'\", 'runc:$n-runc', '--', '/bin/sh', '-c',*" \
-	"... as hijack --no-pty --reason=... TARGET -- /bin/sh -c COMMAND"
+like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', \"--reason=ansible play 'Ansible Ad-Hoc', task 'command'\", 'runc:$n-runc', '--', '/usr/bin/python3'\]" \
+	"... as hijack --no-pty --reason=... TARGET -- INTERPRETER, without Ansible's two shells"
+out=$("$A/ansible" -i "$tmp/local.ini" runc -m raw -a 'echo raw' -vvv 2>&1)
+like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'runc:$n-runc', '--', '/bin/sh', '-c', 'echo raw'\]" \
+	"... and any other command as hijack ... TARGET -- /bin/sh -c COMMAND"
 # The bytecode cache (hijack_pyc_cache): the module's user's own directory
 # in the container, used only when that user owns it and others have no
 # access: one the container's app user planted for root is left alone.
