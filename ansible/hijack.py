@@ -37,6 +37,10 @@ description:
     bound; use the task's C(timeout) there.
   - Modules need a shell and Python in the container; with
     C(hijack_shell=none), commands (C(raw)) run without a shell.
+  - A module is pipelined (sent to Python's standard input), and its
+    interpreter runs directly under hijack, without the two shells Ansible
+    would start before it. Its compiled code is kept in the container for
+    the next module (see C(hijack_pyc_cache)).
   - With C(hijack_host), hijack runs on that host over OpenSSH; one
     master connection (ControlMaster/ControlPersist) serves every task.
     Nothing runs on that host but sshd and hijack.
