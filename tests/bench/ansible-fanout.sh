@@ -5,7 +5,8 @@
 # connection plugin and through community.docker.nsenter (Debian's
 # `ansible` package), in FANOUT_ROUNDS (5) interleaved rounds, the order
 # swapped every round.  Every run must succeed in every container.  Prints
-# each run's time and, per plugin, the median and the range.  Needs root;
+# each run's time (with the load average as it started), per plugin the
+# median and the range, and the ratio of the medians.  Needs root;
 # run by `make bench-ansible` (HIJACK, TESTDIR set), and by 17-ansible.t
 # with one round.  Both plugins run as they ship: nsenter's does not
 # pipeline, so it copies each module into the container first.  In a
@@ -72,6 +73,7 @@ run() {
 	# Only hijack's runs get the tree's library path.
 	lib=
 	[ "$1" = hijack ] && [ -n "$hjlib" ] && lib="LD_LIBRARY_PATH=$hjlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	load=$(cut -d' ' -f1 /proc/loadavg)
 	t0=$(date +%s.%N)
 	env $lib /usr/bin/ansible-playbook -i "$tmp/$1.ini" -f 10 -e fetch_dir="$tmp/fetch" \
 		"$TESTDIR/ansible/fanout.yml" >"$tmp/$1.out" 2>&1
@@ -85,7 +87,7 @@ run() {
 	fi
 	s=$(python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1")
 	echo "$1 $s" >>"$tmp/results"
-	echo "round $r: $1 ${s}s"
+	echo "round $r: $1 ${s}s (load average $load at the start)"
 }
 
 echo "ansible-fanout: $count runc containers, forks=10, $rounds round(s), $(nproc) CPUs"
@@ -108,4 +110,6 @@ for p in ("hijack", "nsenter"):
     t = runs[p]
     print("%-8s median %.2fs  min %.2fs  max %.2fs  (%d runs)" % (
         p, statistics.median(t), min(t), max(t), len(t)))
+print("hijack / nsenter: %.2f (medians)" % (
+    statistics.median(runs["hijack"]) / statistics.median(runs["nsenter"])))
 PY
