@@ -35,8 +35,9 @@ description:
     first and, for a file that is not regular, reads it with the
     C(slurp) module, a program of the container's that hijack cannot
     bound; use the task's C(timeout) there.
-  - Modules need a shell and Python in the container; with
-    C(hijack_shell=none), commands (C(raw)) run without a shell.
+  - Modules need Python in the container, and a shell for those that
+    copy files or use C(become); with C(hijack_shell=none), commands
+    (C(raw)) and pipelined modules run without a shell.
   - A module is pipelined (sent to Python's standard input), and its
     interpreter runs directly under hijack, without the two shells Ansible
     would start before it. Its compiled code is kept in the container for
@@ -93,7 +94,9 @@ options:
         C(SHELL -c COMMAND).
       - C(none) runs a command without any shell, split into words as a
         shell would (no redirections, no variables), for C(raw) tasks in a
-        container that has no shell. Modules then cannot run.
+        container that has no shell. Pipelined modules still run (their
+        interpreter needs no shell); those that need a temporary directory
+        (C(copy), C(template)) or C(become) cannot.
     default: /bin/sh
     vars:
       - name: ansible_hijack_shell

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 118
+plan 119
 
 tmp=$(tmpdir)
 n=hja$$
@@ -295,6 +295,8 @@ except Exception as e:
 EOF
 )
 is "$(echo "$out" | head -n 1)" "0 0o600" "distroless: put_file writes the file (mode 0600, Ansible's own)"
+out=$("$A/ansible" -i "$tmp/local.ini" dl -m stat -a path=/tmp/blob 2>&1)
+like "$out" "*dl | SUCCESS*\"size\": 300000,*" "distroless: a pipelined module runs without a shell (its interpreter alone)"
 is "$(cmp "$tmp/blob" "$tmp/blob.back" 2>&1 && echo same)" "same" "distroless: fetch_file reads it back byte for byte"
 is "$(echo "$out" | sed -n 2p)" "AnsibleError" "distroless: fetching a missing file fails"
 is "$(test ! -e "$tmp/blob.back.2" && test ! -e "$tmp/blob.back.2.hijack-part" && echo yes)" yes \
