@@ -269,8 +269,9 @@ is "$(sed -n 1p "$tmp/reasons")" "--reason=ansible play 'audit trail', task 'say
 is "$(sed -n 2p "$tmp/reasons")" "--reason=ansible play 'audit trail', task 'raw'" \
 	"--reason names the module of a task without a name"
 
-# No module can run there (no shell): put_file and fetch_file are called
-# as Ansible's copy and fetch call them.
+# No module that transfers a file can run there (no shell to make its
+# temporary directory): put_file and fetch_file are called as Ansible's
+# copy and fetch call them.
 head -c 300000 /dev/urandom >"$tmp/blob"
 out=$(python3 - "$tmp/blob" "$tmp/blob.back" "runc:$n-dl" "$HIJACK" <<'EOF' 2>&1
 import sys
@@ -295,12 +296,12 @@ except Exception as e:
 EOF
 )
 is "$(echo "$out" | head -n 1)" "0 0o600" "distroless: put_file writes the file (mode 0600, Ansible's own)"
-out=$("$A/ansible" -i "$tmp/local.ini" dl -m stat -a path=/tmp/blob 2>&1)
-like "$out" "*dl | SUCCESS*\"size\": 300000,*" "distroless: a pipelined module runs without a shell (its interpreter alone)"
 is "$(cmp "$tmp/blob" "$tmp/blob.back" 2>&1 && echo same)" "same" "distroless: fetch_file reads it back byte for byte"
 is "$(echo "$out" | sed -n 2p)" "AnsibleError" "distroless: fetching a missing file fails"
 is "$(test ! -e "$tmp/blob.back.2" && test ! -e "$tmp/blob.back.2.hijack-part" && echo yes)" yes \
 	"... leaving nothing behind"
+st=$("$A/ansible" -i "$tmp/local.ini" dl -m stat -a path=/tmp/blob 2>&1)
+like "$st" "*dl | SUCCESS*\"size\": 300000,*" "distroless: a pipelined module runs without a shell (its interpreter alone)"
 
 # --- fetches of what a hostile container puts at a path -----------------------
 # The container's root plants them itself.  fetch_file is called as
