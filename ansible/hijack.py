@@ -35,8 +35,13 @@ description:
     first and, for a file that is not regular, reads it with the
     C(slurp) module, a program of the container's that hijack cannot
     bound; use the task's C(timeout) there.
-  - Modules need a shell and Python in the container; with
-    C(hijack_shell=none), commands (C(raw)) run without a shell.
+  - Modules need Python in the container, and a shell for those that
+    copy files or use C(become); with C(hijack_shell=none), commands
+    (C(raw)) and pipelined modules run without a shell.
+  - A module is pipelined (sent to Python's standard input), and its
+    interpreter runs directly under hijack, without the two shells Ansible
+    would start before it. Its compiled code is kept in the container for
+    the next module (see C(hijack_pyc_cache)).
   - With C(hijack_host), hijack runs on that host over OpenSSH; one
     master connection (ControlMaster/ControlPersist) serves every task.
     Nothing runs on that host but sshd and hijack.
@@ -89,7 +94,9 @@ options:
         C(SHELL -c COMMAND).
       - C(none) runs a command without any shell, split into words as a
         shell would (no redirections, no variables), for C(raw) tasks in a
-        container that has no shell. Modules then cannot run.
+        container that has no shell. Pipelined modules still run (their
+        interpreter needs no shell); those that need a temporary directory
+        (C(copy), C(template)) or C(become) cannot.
     default: /bin/sh
     vars:
       - name: ansible_hijack_shell
@@ -219,6 +226,22 @@ options:
     vars:
       - name: ansible_pipelining
       - name: ansible_hijack_pipelining
+  hijack_pyc_cache:
+    description:
+      - Keep the Python bytecode of a pipelined module's code in the
+        container, so that the next module there does not compile it again
+        (Ansible's module_utils, imported from the module's zip, and the
+        standard library where the container has no compiled copy).
+      - The cache is the directory C($TMPDIR/.hijack-ansible-pyc-UID) (C(/tmp)
+        without C(TMPDIR)) of the container, one per user the module runs
+        as; it is used only when it is a directory owned by that user with no
+        access for others, and is filled by that user's modules only.
+        Nothing of it leaves the container, and the host reads none of it.
+      - C(false) compiles every module's code anew, as Python does without it.
+    type: bool
+    default: true
+    vars:
+      - name: ansible_hijack_pyc_cache
   timeout:
     description: Seconds to wait for a become prompt or success.
     type: int
@@ -259,6 +282,96 @@ _SSH_FAILURES = ('Host key verification failed.',)
 _SSH_FAILURE_PREFIXES = ('Permission denied (', 'kex_exchange_identification:',
                          'Connection closed by ', 'Connection timed out',
                          'Control socket connect(')
+
+
+# Put before a pipelined module (AnsiballZ) on Python's standard input when
+# hijack_pyc_cache is set: a bytecode cache in the container.  A module
+# imports Ansible's module_utils from a zip, which Python compiles anew
+# every time (zipimport writes no bytecode), and in a container whose
+# standard library has no compiled copy (a read-only root without
+# __pycache__) the standard library too: about half of a small module's
+# time.  This runs inside the container, as the module does, with what
+# the module has: it reads and writes only a directory of the module's
+# own user (owned by it, no access for others, else it is not used), so
+# what another user of the container could plant is never loaded, and a
+# cached entry is found by the hash of its source, so a changed source
+# is compiled again.  Whatever fails leaves Python as it was.  Python 2
+# and Pythons without the pure-Python zipimport (before 3.8) run unchanged
+# but for the standard library's cache (3.8 and later).
+_PYC_BOOTSTRAP = br"""# -*- coding: utf-8 -*-
+def _hijack_pyc():
+    import os, sys
+    uid = os.geteuid()
+    base = os.path.join(os.environ.get('TMPDIR') or '/tmp', '.hijack-ansible-pyc-%d' % uid)
+    try:
+        os.mkdir(base, 0o700)
+    except OSError:
+        pass
+    try:
+        st = os.lstat(base)
+    except OSError:
+        return
+    if st.st_mode & 0o170000 != 0o040000 or st.st_uid != uid or st.st_mode & 0o077:
+        return
+    tag = getattr(getattr(sys, 'implementation', None), 'cache_tag', None)
+    std = os.path.dirname(getattr(os, '__file__', '') or '')
+    if tag and std and not os.path.exists(
+            os.path.join(std, '__pycache__', 'tempfile.%s.pyc' % tag)):
+        sys.pycache_prefix = os.path.join(base, 'std')
+    try:
+        import marshal, hashlib, zipimport
+        from importlib.util import MAGIC_NUMBER
+        compile_source = zipimport._compile_source
+        code_type = type(_hijack_pyc.__code__)
+        code_type.replace
+    except Exception:
+        return
+    head = MAGIC_NUMBER + tag.encode() + b'\0'
+
+    def renamed(code, filename):
+        consts = tuple(renamed(c, filename) if isinstance(c, code_type) else c
+                       for c in code.co_consts)
+        return code.replace(co_filename=filename, co_consts=consts)
+
+    def cached(pathname, source):
+        inzip = pathname.split('.zip' + os.sep, 1)[-1]
+        key = hashlib.sha256(head + inzip.encode('utf-8', 'surrogateescape') +
+                             b'\0' + source).hexdigest()
+        path = os.path.join(base, key)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
+            with os.fdopen(fd, 'rb') as f:
+                data = f.read()
+            if data[:len(head)] == head:
+                return renamed(marshal.loads(data[len(head):]), pathname)
+        except Exception:
+            pass
+        code = compile_source(pathname, source)
+        tmp = '%s.%d.tmp' % (path, os.getpid())
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, 'wb') as f:
+                f.write(head + marshal.dumps(code))
+            os.rename(tmp, path)
+        except Exception:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return code
+    zipimport._compile_source = cached
+try:
+    _hijack_pyc()
+except Exception:
+    pass
+del _hijack_pyc
+"""
+
+# How a pipelined AnsiballZ module begins (ansible/executor/module_common.py).
+_ANSIBALLZ_MARK = b'\n_ANSIBALLZ_WRAPPER = True'
+# What Ansible runs it with (ActionBase._low_level_execute_command), inside
+# "SHELL -c ...": an absolute path with nothing a shell would expand.
+_PIPELINED = re.compile(r'^(/[A-Za-z0-9_./+-]+) && sleep 0$')
 
 
 class Connection(ConnectionBase):
@@ -361,13 +474,19 @@ class Connection(ConnectionBase):
 
     def exec_command(self, cmd, in_data=None, sudoable=True):
         super(Connection, self).exec_command(cmd, in_data=in_data, sudoable=sudoable)
+        module = isinstance(in_data, bytes) and _ANSIBALLZ_MARK in in_data[:200]
         shell = self.get_option('hijack_shell')
-        if shell == 'none':
+        interpreter = module and self._interpreter(to_text(cmd))
+        if interpreter:
+            command = [interpreter]
+        elif shell == 'none':
             command = shlex.split(to_text(cmd))
         else:
             command = [shell, '-c', to_text(cmd)]
         argv = self._argv(self._hijack_argv() + ['--'] + command)
         display.vvv(u'EXEC %s' % argv, host=self._target())
+        if module and self.get_option('hijack_pyc_cache'):
+            in_data = _PYC_BOOTSTRAP + in_data
         p = subprocess.Popen([to_bytes(a, errors='surrogate_or_strict') for a in argv],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
@@ -377,6 +496,22 @@ class Connection(ConnectionBase):
         self._ssh_failed(p.returncode, stderr)
         self._check_hijack(p.returncode, stderr)
         return p.returncode, stdout, stderr
+
+    @staticmethod
+    def _interpreter(cmd):
+        '''The interpreter of a pipelined module that Ansible runs as
+        "SHELL -c 'INTERPRETER && sleep 0'" (no environment, no become, no
+        cd): run alone, it does the same (the status is the interpreter's
+        either way) without two shells started before it.  None for any
+        other command, which runs as it is.'''
+        try:
+            words = shlex.split(cmd)
+        except ValueError:
+            return None
+        if len(words) != 3 or words[1] != '-c':
+            return None
+        m = _PIPELINED.match(words[2])
+        return m.group(1) if m else None
 
     def _become_handshake(self, p):
         '''Wait for su/sudo to ask for a password (and answer it) or to

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 110
+plan 119
 
 tmp=$(tmpdir)
 n=hja$$
@@ -82,7 +82,7 @@ is "$(test -f "$colldir/ansible_collections/hijack/containers/plugins/connection
 
 doc=$("$A/ansible-doc" -t connection hijack 2>&1)
 for word in "hijack TARGET" hijack_host remote_user "hijack --write-file" \
-	hijack_setenv hijack_seccomp hijack_max_size pipelining "ansible_user" "su' or \`sudo'"; do
+	hijack_setenv hijack_seccomp hijack_max_size hijack_pyc_cache pipelining "ansible_user" "su' or \`sudo'"; do
 	like "$doc" "*$word*" "ansible-doc -t connection hijack documents '$word'"
 done
 doc=$("$A/ansible-doc" -t connection hijack.containers.hijack 2>&1)
@@ -186,8 +186,30 @@ is "$st" "True 0640 16" "local runc: stat sees the copied file (mode, size)"
 out=$("$A/ansible" -i "$tmp/local.ini" runc -m command -a 'id -un' -vvv 2>&1)
 like "$out" "*runc | CHANGED | rc=0 >>*root*" "ad hoc: command"
 is "$(echo "$out" | grep -c "PUT ")" 0 "... pipelined: the module goes to Python's stdin, no file is copied"
-like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', \"--reason=ansible play 'Ansible Ad-Hoc', task 'command'\", 'runc:$n-runc', '--', '/bin/sh', '-c',*" \
-	"... as hijack --no-pty --reason=... TARGET -- /bin/sh -c COMMAND"
+like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'--no-pty', \"--reason=ansible play 'Ansible Ad-Hoc', task 'command'\", 'runc:$n-runc', '--', '/usr/bin/python3'\]" \
+	"... as hijack --no-pty --reason=... TARGET -- INTERPRETER, without Ansible's two shells"
+out=$("$A/ansible" -i "$tmp/local.ini" runc -m raw -a 'echo raw' -vvv 2>&1)
+like "$(echo "$out" | grep "EXEC" | head -n 1)" "*'runc:$n-runc', '--', '/bin/sh', '-c', 'echo raw'\]" \
+	"... and any other command as hijack ... TARGET -- /bin/sh -c COMMAND"
+# The bytecode cache (hijack_pyc_cache): the module's user's own directory
+# in the container, used only when that user owns it and others have no
+# access: one the container's app user planted for root is left alone.
+pyc=/tmp/.hijack-ansible-pyc-0
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "rm -rf $pyc && mkdir -m 700 $pyc && chown 1000 $pyc"
+out=$("$A/ansible" -i "$tmp/local.ini" lxc -m command -a 'echo cached' 2>&1)
+like "$out" "*lxc | CHANGED | rc=0 >>*cached*" "pyc cache: a module runs where another user planted root's cache directory"
+is "$("$HIJACK" "lxc:$n-lxc" -- ls -A $pyc)" "" "... and neither reads nor writes it"
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "rm -rf $pyc && mkdir -m 777 $pyc"
+"$A/ansible" -i "$tmp/local.ini" lxc -m command -a true >/dev/null 2>&1
+is "$("$HIJACK" "lxc:$n-lxc" -- ls -A $pyc)" "" "... nor one that others may write to"
+"$HIJACK" "lxc:$n-lxc" -- rm -rf $pyc
+"$A/ansible" -i "$tmp/local.ini" lxc -m command -a true >/dev/null 2>&1
+out=$("$A/ansible" -i "$tmp/local.ini" lxc -m command -a 'echo again' 2>&1)
+like "$out" "*lxc | CHANGED | rc=0 >>*again*" "... a module runs from the cache it made"
+is "$("$HIJACK" "lxc:$n-lxc" -- stat -c '%A %u' $pyc)" "drwx------ 0" "... which is root's alone"
+"$HIJACK" "lxc:$n-lxc" -- rm -rf $pyc
+"$A/ansible" -i "$tmp/local.ini" -e ansible_hijack_pyc_cache=false lxc -m command -a true >/dev/null 2>&1
+is "$("$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "test -e $pyc && echo made")" "" "ansible_hijack_pyc_cache=false: no cache"
 out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_host="runc:nosuch$$" runc -m command -a true 2>&1)
 rc=$?
 is "$rc" 4 "an unknown container: ansible exits 4 (unreachable)"
@@ -247,8 +269,9 @@ is "$(sed -n 1p "$tmp/reasons")" "--reason=ansible play 'audit trail', task 'say
 is "$(sed -n 2p "$tmp/reasons")" "--reason=ansible play 'audit trail', task 'raw'" \
 	"--reason names the module of a task without a name"
 
-# No module can run there (no shell): put_file and fetch_file are called
-# as Ansible's copy and fetch call them.
+# No module that transfers a file can run there (no shell to make its
+# temporary directory): put_file and fetch_file are called as Ansible's
+# copy and fetch call them.
 head -c 300000 /dev/urandom >"$tmp/blob"
 out=$(python3 - "$tmp/blob" "$tmp/blob.back" "runc:$n-dl" "$HIJACK" <<'EOF' 2>&1
 import sys
@@ -277,6 +300,8 @@ is "$(cmp "$tmp/blob" "$tmp/blob.back" 2>&1 && echo same)" "same" "distroless: f
 is "$(echo "$out" | sed -n 2p)" "AnsibleError" "distroless: fetching a missing file fails"
 is "$(test ! -e "$tmp/blob.back.2" && test ! -e "$tmp/blob.back.2.hijack-part" && echo yes)" yes \
 	"... leaving nothing behind"
+st=$("$A/ansible" -i "$tmp/local.ini" dl -m stat -a path=/tmp/blob 2>&1)
+like "$st" "*dl | SUCCESS*\"size\": 300000,*" "distroless: a pipelined module runs without a shell (its interpreter alone)"
 
 # --- fetches of what a hostile container puts at a path -----------------------
 # The container's root plants them itself.  fetch_file is called as
