@@ -235,7 +235,9 @@ options:
       - The cache is the directory C($TMPDIR/.hijack-ansible-pyc-UID) (C(/tmp)
         without C(TMPDIR)) of the container, one per user the module runs
         as; it is used only when it is a directory owned by that user with no
-        access for others, and is filled by that user's modules only.
+        access for others, below directories that only that user or root
+        may change (a sticky one such as C(/tmp) excepted), and is filled by
+        that user's modules only.
         Nothing of it leaves the container, and the host reads none of it.
       - C(false) compiles every module's code anew, as Python does without it.
     type: bool
@@ -302,16 +304,42 @@ _PYC_BOOTSTRAP = br"""# -*- coding: utf-8 -*-
 def _hijack_pyc():
     import os, sys
     uid = os.geteuid()
-    base = os.path.join(os.environ.get('TMPDIR') or '/tmp', '.hijack-ansible-pyc-%d' % uid)
+    top = os.environ.get('TMPDIR') or '/tmp'
+
+    def trusted(path, last_sticky):
+        # Only the module's user and root may change any directory on the
+        # way: the cache is used by path (sys.pycache_prefix), so a parent
+        # another user may write to would let that user swap the checked
+        # directory for one of theirs between the check and the use.  A
+        # sticky parent (/tmp) is fine: there only an entry's owner moves
+        # it, and the entry below it is checked in turn.
+        if not os.path.isabs(path):
+            return False
+        cur, parts = '/', [p for p in path.split('/') if p]
+        for i in range(len(parts) + 1):
+            if i:
+                cur = os.path.join(cur, parts[i - 1])
+            st = os.lstat(cur)
+            if st.st_mode & 0o170000 != 0o040000 or st.st_uid not in (0, uid):
+                return False
+            sticky = st.st_mode & 0o1000 and (i < len(parts) or last_sticky)
+            if st.st_mode & 0o022 and not sticky:
+                return False
+        return True
+    base = os.path.join(top, '.hijack-ansible-pyc-%d' % uid)
     try:
+        if not trusted(top, True):
+            return
         os.mkdir(base, 0o700)
     except OSError:
         pass
     try:
         st = os.lstat(base)
+        if not trusted(base, False):
+            return
     except OSError:
         return
-    if st.st_mode & 0o170000 != 0o040000 or st.st_uid != uid or st.st_mode & 0o077:
+    if st.st_uid != uid or st.st_mode & 0o077:
         return
     tag = getattr(getattr(sys, 'implementation', None), 'cache_tag', None)
     std = os.path.dirname(getattr(os, '__file__', '') or '')
@@ -339,8 +367,12 @@ def _hijack_pyc():
                              b'\0' + source).hexdigest()
         path = os.path.join(base, key)
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK |
+                         getattr(os, 'O_NOFOLLOW', 0))
             with os.fdopen(fd, 'rb') as f:
+                st = os.fstat(fd)
+                if st.st_mode & 0o170000 != 0o100000 or st.st_size > 64 << 20:
+                    raise OSError('not a cache entry')
                 data = f.read()
             if data[:len(head)] == head:
                 return renamed(marshal.loads(data[len(head):]), pathname)

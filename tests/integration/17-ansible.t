@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 119
+plan 121
 
 tmp=$(tmpdir)
 n=hja$$
@@ -202,6 +202,14 @@ is "$("$HIJACK" "lxc:$n-lxc" -- ls -A $pyc)" "" "... and neither reads nor write
 "$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "rm -rf $pyc && mkdir -m 777 $pyc"
 "$A/ansible" -i "$tmp/local.ini" lxc -m command -a true >/dev/null 2>&1
 is "$("$HIJACK" "lxc:$n-lxc" -- ls -A $pyc)" "" "... nor one that others may write to"
+# ... nor one below a directory another user owns (TMPDIR there): that
+# user could swap the checked directory for one of theirs before it is
+# used (the renames need no right on root's directory).
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "rm -rf /tmp/hjapp && mkdir -p -m 777 /tmp/hjapp/t && chown -R 1000 /tmp/hjapp"
+out=$("$A/ansible" -i "$tmp/local.ini" -e '{"ansible_hijack_setenv": {"TMPDIR": "/tmp/hjapp/t"}}' lxc -m command -a 'echo swapped' 2>&1)
+like "$out" "*lxc | CHANGED | rc=0 >>*swapped*" "pyc cache: a module runs with TMPDIR in another user's directory"
+is "$("$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "test -e /tmp/hjapp/t/.hijack-ansible-pyc-0 && echo made")" "" "... and makes no cache there"
+"$HIJACK" "lxc:$n-lxc" -- rm -rf /tmp/hjapp
 "$HIJACK" "lxc:$n-lxc" -- rm -rf $pyc
 "$A/ansible" -i "$tmp/local.ini" lxc -m command -a true >/dev/null 2>&1
 out=$("$A/ansible" -i "$tmp/local.ini" lxc -m command -a 'echo again' 2>&1)
