@@ -143,6 +143,16 @@ options:
         is copied, fails the task. Unset, hijack's default of 1 GiB.
     vars:
       - name: ansible_hijack_max_size
+  hijack_max_output:
+    description:
+      - The most bytes a command or module may print (standard output and
+        error together) before the task fails and the command is killed.
+        What runs in a container chooses how much it prints, and the
+        controller keeps all of it in memory.
+    type: int
+    default: 268435456
+    vars:
+      - name: ansible_hijack_max_output
   hijack_ns:
     description: Namespace types to enter (hijack C(--ns)), for example C(mnt,uts,net).
     vars:
@@ -524,10 +534,55 @@ class Connection(ConnectionBase):
                              stderr=subprocess.PIPE)
         if self.become and self.become.expect_prompt() and sudoable:
             self._become_handshake(p)
-        stdout, stderr = p.communicate(in_data)
+        stdout, stderr = self._communicate(p, in_data)
         self._ssh_failed(p.returncode, stderr)
         self._check_hijack(p.returncode, stderr)
         return p.returncode, stdout, stderr
+
+    def _communicate(self, p, in_data):
+        '''p.communicate(in_data), but what the container prints is bounded
+        (hijack_max_output): past it the command is killed and the task
+        fails, rather than the controller holding it all in memory.'''
+        limit = self.get_option('hijack_max_output')
+        data = memoryview(in_data or b'')
+        bufs = {p.stdout: [], p.stderr: []}
+        total = 0
+        sel = selectors.DefaultSelector()
+        for f in (p.stdout, p.stderr):
+            sel.register(f, selectors.EVENT_READ)
+        if data:
+            os.set_blocking(p.stdin.fileno(), False)
+            sel.register(p.stdin, selectors.EVENT_WRITE)
+        else:
+            p.stdin.close()
+        try:
+            while sel.get_map():
+                for k, _ in sel.select():
+                    if k.fileobj is p.stdin:
+                        try:
+                            data = data[os.write(p.stdin.fileno(), data[:65536]):]
+                        except BrokenPipeError:
+                            data = data[:0]
+                        if not data:
+                            sel.unregister(p.stdin)
+                            p.stdin.close()
+                        continue
+                    chunk = os.read(k.fileobj.fileno(), 65536)
+                    if not chunk:
+                        sel.unregister(k.fileobj)
+                        continue
+                    total += len(chunk)
+                    if total > limit:
+                        p.kill()
+                        p.wait()
+                        raise AnsibleError('%s: the command printed more than %d bytes '
+                                           '(hijack_max_output) and was killed' % (
+                                               self._target(), limit))
+                    bufs[k.fileobj].append(chunk)
+        finally:
+            sel.close()
+        p.wait()
+        return b''.join(bufs[p.stdout]), b''.join(bufs[p.stderr])
 
     @staticmethod
     def _interpreter(cmd):
@@ -577,6 +632,12 @@ class Connection(ConnectionBase):
                         raise AnsibleError('privilege escalation ended before it started the command:\n' +
                                            to_text(out, errors='surrogate_or_replace'))
                     out += chunk
+                    if len(out) > self.get_option('hijack_max_output'):
+                        p.kill()
+                        p.wait()
+                        raise AnsibleError('%s: privilege escalation printed more than %d bytes '
+                                           '(hijack_max_output)' % (
+                                               self._target(), self.get_option('hijack_max_output')))
         finally:
             sel.close()
             for f in (p.stdout, p.stderr):

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 121
+plan 123
 
 tmp=$(tmpdir)
 n=hja$$
@@ -210,6 +210,11 @@ out=$("$A/ansible" -i "$tmp/local.ini" -e '{"ansible_hijack_setenv": {"TMPDIR": 
 like "$out" "*lxc | CHANGED | rc=0 >>*swapped*" "pyc cache: a module runs with TMPDIR in another user's directory"
 is "$("$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "test -e /tmp/hjapp/t/.hijack-ansible-pyc-0 && echo made")" "" "... and makes no cache there"
 "$HIJACK" "lxc:$n-lxc" -- rm -rf /tmp/hjapp
+# What the container prints is bounded: a command that prints without
+# end fails its task, killed, instead of filling the controller's memory.
+out=$(timeout 120 "$A/ansible" -i "$tmp/local.ini" -e ansible_hijack_max_output=1000000 lxc -m raw -a 'while :; do echo flood; done' 2>&1)
+like "$out" "*printed more than 1000000 bytes (hijack_max_output) and was killed*" "hijack_max_output: endless output fails the task, and it is killed"
+is "$("$HIJACK" "lxc:$n-lxc" -- /bin/sh -c "ps | grep -c '[f]lood'")" 0 "... and nothing of it runs on"
 "$HIJACK" "lxc:$n-lxc" -- rm -rf $pyc
 "$A/ansible" -i "$tmp/local.ini" lxc -m command -a true >/dev/null 2>&1
 out=$("$A/ansible" -i "$tmp/local.ini" lxc -m command -a 'echo again' 2>&1)
