@@ -304,8 +304,9 @@ _SSH_FAILURE_PREFIXES = ('Permission denied (', 'kex_exchange_identification:',
 # __pycache__) the standard library too: about half of a small module's
 # time.  This runs inside the container, as the module does, with what
 # the module has: it reads and writes only a directory of the module's
-# own user (owned by it, no access for others, else it is not used), so
-# what another user of the container could plant is never loaded, and a
+# own user (owned by it, no access for others, below directories no other
+# user may change, else it is not used), so what another user of the
+# container could plant or swap in is never loaded, and a
 # cached entry is found by the hash of its source, so a changed source
 # is compiled again.  Whatever fails leaves Python as it was.  Python 2
 # and Pythons without the pure-Python zipimport (before 3.8) run unchanged
