@@ -101,8 +101,14 @@ options:
     vars:
       - name: ansible_hijack_shell
   hijack_env:
-    description: The environment (hijack C(--env)), C(target), C(keep) or C(clear).
-    choices: [target, keep, clear]
+    description:
+      - The environment (hijack C(--env)), C(target), C(keep), C(reset) or C(clear).
+      - Unset, hijack gives the target's environment only to a task that runs
+        as the target does; one that runs as another user (O(remote_user)) or
+        freer gets the reset one, as the target's could run the container's own
+        code (C(PYTHONPATH), C(LD_PRELOAD)) as that user. C(target) gives it the
+        target's all the same.
+    choices: [target, keep, reset, clear]
     vars:
       - name: ansible_hijack_env
   hijack_setenv:

@@ -208,11 +208,18 @@ enum hijack_pty {
  * @seccomp_file: a policy file (see hijack(1)), with HIJACK_FROM_FILE.
  * @lsm: LSM exec label: target's or kept.
  * @env: environment: target's (plus TERM when stdin is a terminal), kept,
- *	or none.
+ *	reset or none.  With the target's, a command that is not confined
+ *	as the target is (other ids, a part kept or dropped, a namespace or
+ *	the root directory not entered) gets HIJACK_RESET instead, unless
+ *	@env_target_anyway: the target's LD_PRELOAD, PYTHONPATH or BASH_ENV
+ *	would run the container's code with what the command has beyond it.
  * @setenv: NULL-terminated "VAR=VALUE" strings applied last, or NULL.
  * @preserve_fds: fds 3 .. 3+N-1 are passed on as well.
  * @pty: see enum hijack_pty.
  * @limits: resource limits and OOM score adjustment: target's or kept.
+ * @env_target_anyway: with @env HIJACK_FROM_TARGET, the target's
+ *	environment even for a command not confined as the target is (the
+ *	caller asked for exactly that).
  *
  * Initialise with HIJACK_OPTS_INIT and change what differs.
  */
@@ -239,6 +246,7 @@ struct hijack_opts {
 	unsigned int preserve_fds;
 	enum hijack_pty pty;
 	enum hijack_part_mode limits;
+	bool env_target_anyway;
 };
 
 /**
@@ -268,6 +276,7 @@ struct hijack_opts {
 		.preserve_fds = 0,                              \
 		.pty = HIJACK_PTY_AUTO,                         \
 		.limits = HIJACK_FROM_TARGET,                   \
+		.env_target_anyway = false,                     \
 	}
 
 /*

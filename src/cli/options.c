@@ -254,6 +254,8 @@ static int option_confine(int c, const char *arg, struct cli_args *a,
 		if (optval_part(arg, "--env", "clear", &o->env, err, errlen) < 0)
 			return fail("invalid --env '%s': target, keep, reset or clear",
 				    arg);
+		/* Asked for by name: even for a command freer than the target. */
+		o->env_target_anyway = o->env == HIJACK_FROM_TARGET;
 		return OPTION_TAKEN;
 	default:
 		return OPTION_NOT_MINE;

@@ -26,6 +26,16 @@ static int parse_ids(const char *s, unsigned long ids[4])
 		      &ids[3]) == 4 ? 0 : -EBADMSG;
 }
 
+bool hj_creds_same(const struct hijack_creds *a, const struct hijack_creds *b)
+{
+	return a->uid == b->uid && a->euid == b->euid && a->suid == b->suid &&
+	       a->fsuid == b->fsuid && a->gid == b->gid && a->egid == b->egid &&
+	       a->sgid == b->sgid && a->fsgid == b->fsgid &&
+	       a->ngroups == b->ngroups &&
+	       (!a->ngroups ||
+		memcmp(a->groups, b->groups, a->ngroups * sizeof(gid_t)) == 0);
+}
+
 /*
  * Ids in /proc/PID/status are as the caller's user namespace sees them;
  * the command needs them as the target's sees them, because it will call

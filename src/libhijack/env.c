@@ -59,6 +59,8 @@ static const char *const reset_keep[] = {
 	"COLUMNS", "LINES", "LANG", "LANGUAGE", "TZ",
 };
 
+#define HJ_RESET_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 static bool reset_kept(const char *kv)
 {
 	size_t i, n = strcspn(kv, "=");
@@ -174,7 +176,7 @@ int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 
 	if (!envp)
 		return hj_diag_set(d, HIJACK_STEP_ENV, ENOMEM, "environment");
-	switch (o->env) {
+	switch (p->env_mode) {
 	case HIJACK_FROM_TARGET:
 		hj_env_free(envp);
 		r = env_from_target(t, &envp, &n, d);
@@ -194,8 +196,16 @@ int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 	case HIJACK_KEEP:
 	case HIJACK_RESET:
 		for (s = environ; s && *s && r == 0; s++)
-			if (o->env == HIJACK_KEEP || reset_kept(*s))
+			if (p->env_mode == HIJACK_KEEP || reset_kept(*s))
 				r = env_put(&envp, &n, *s);
+		/*
+		 * Neither the caller's PATH (the host's directories) nor the
+		 * target's (the container's to choose); a shell without one
+		 * may search its working directory, which may be the
+		 * container's too.  sudo's secure_path, as Debian sets it.
+		 */
+		if (r == 0 && p->env_mode == HIJACK_RESET)
+			r = env_put(&envp, &n, "PATH=" HJ_RESET_PATH);
 		break;
 	default:
 		break;

@@ -13,6 +13,7 @@
 #define HIJACK_INTERNAL_H
 
 #include <dirent.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -21,6 +22,10 @@
 #include "hijack-abi.h"
 #include "macro.h"
 #include "plan.h"
+
+/* Callers built before a field of struct hijack_opts existed get its default. */
+#define OPTS_HAVE(o, field) \
+	((o)->struct_size >= offsetof(struct hijack_opts, field) + sizeof((o)->field))
 
 struct hijack_target {
 	pid_t pid;
@@ -119,6 +124,7 @@ int hj_plan_confinement(const struct hijack_target *t,
 
 /* creds.c */
 void hj_creds_free(struct hijack_creds *c);
+bool hj_creds_same(const struct hijack_creds *a, const struct hijack_creds *b);
 int hj_creds_read(const struct hijack_target *t, const char *status,
 		  bool userns, struct hijack_creds *ret, struct hijack_diag *d);
 int hj_creds_override(const struct hijack_target *t, const char *user,

@@ -95,6 +95,48 @@ static int plan_seccomp(const struct hijack_target *t,
 }
 
 /*
+ * Why a command is not confined as the target is, or NULL when it is: it
+ * runs with the target's ids, every part of its confinement is the
+ * target's, and it is in every namespace and the root directory of the
+ * target.  Only then is the target's environment its default: otherwise
+ * the container's LD_PRELOAD, PYTHONPATH or BASH_ENV would run the
+ * container's code with what the command has beyond the target (another
+ * user, the caller's capabilities, no filter), or, outside the target's
+ * mount namespace, load a file of the container's by a host path.
+ */
+static const char *not_as_target(const struct hijack_plan *p)
+{
+	int i;
+
+	if (p->creds_mode != HIJACK_FROM_TARGET ||
+	    !hj_creds_same(&p->creds, &p->target_creds))
+		return "ids other than the target's";
+	if (p->caps_mode != HIJACK_FROM_TARGET)
+		return "the caller's capabilities";
+	if (p->seccomp_mode != HIJACK_FROM_TARGET || p->nnp != p->target_nnp)
+		return "a seccomp filter other than the target's";
+	if (p->lsm_mode != HIJACK_FROM_TARGET)
+		return "the caller's LSM label";
+	if (p->cgroup_mode != HIJACK_FROM_TARGET)
+		return "the caller's cgroups";
+	if (p->limits_mode != HIJACK_FROM_TARGET)
+		return "the caller's resource limits";
+	if (p->root_mode != HIJACK_DIR_TARGET)
+		return "a root directory other than the target's";
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		if (p->ns[i].ino && !p->ns[i].enter &&
+		    (p->ns[i].ino != p->ns[i].self_ino ||
+		     p->ns[i].dev != p->ns[i].self_dev))
+			return "a namespace other than the target's";
+	return NULL;
+}
+
+static bool opts_env_anyway(const struct hijack_opts *o)
+{
+	return OPTS_HAVE(o, env_target_anyway) && o->env_target_anyway;
+}
+
+/*
  * Everything that confines the command: credentials, capabilities,
  * cgroups, LSM label, environment, resource limits, no_new_privs and
  * seccomp, one function each, in this order.  Read now, from the host,
@@ -119,6 +161,11 @@ int hj_plan_confinement(const struct hijack_target *t,
 	r = hj_lsm_plan(t, p, d);
 	if (r < 0)
 		return r;
+	if (p->env_mode == HIJACK_FROM_TARGET && !opts_env_anyway(o)) {
+		p->env_why = not_as_target(p);
+		if (p->env_why)
+			p->env_mode = HIJACK_RESET;
+	}
 	r = hj_env_plan(t, o, p, d);
 	if (r < 0)
 		return r;

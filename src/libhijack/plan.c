@@ -197,10 +197,6 @@ static int plan_method(const struct hijack_opts *o, struct hijack_plan *p,
 	return 0;
 }
 
-/* Callers built before a field of struct hijack_opts existed get its default. */
-#define OPTS_HAVE(o, field) \
-	((o)->struct_size >= offsetof(struct hijack_opts, field) + sizeof((o)->field))
-
 static enum hijack_pty opts_pty(const struct hijack_opts *o)
 {
 	return OPTS_HAVE(o, pty) ? o->pty : HIJACK_PTY_AUTO;

@@ -171,6 +171,8 @@ struct hj_caller {
  *	paths (a longer one is refused): hj_lsm_apply() formats it in the
  *	command's process, on its stack, where nothing is allocated.
  * @env_mode: where the environment comes from.
+ * @env_why: with HIJACK_RESET where the target's was asked for by default,
+ *	what about the command made it so (a string constant); else NULL.
  * @envp: the command's environment (NULL-terminated).
  * @preserve_fds: fds above 2 passed on.
  * @pty_mode: see enum hijack_pty.
@@ -218,6 +220,7 @@ struct hijack_plan {
 	char lsm[32];
 	char lsm_label[256];
 	enum hijack_part_mode env_mode;
+	const char *env_why;
 	char **envp;
 	unsigned int preserve_fds;
 	enum hijack_pty pty_mode;

@@ -73,17 +73,6 @@ long hj_syscall_nr(void)
 	return __NR_hijack;
 }
 
-static bool same_creds(const struct hijack_creds *a,
-		       const struct hijack_creds *b)
-{
-	return a->uid == b->uid && a->euid == b->euid && a->suid == b->suid &&
-	       a->fsuid == b->fsuid && a->gid == b->gid && a->egid == b->egid &&
-	       a->sgid == b->sgid && a->fsgid == b->fsgid &&
-	       a->ngroups == b->ngroups &&
-	       (!a->ngroups ||
-		memcmp(a->groups, b->groups, a->ngroups * sizeof(gid_t)) == 0);
-}
-
 static bool same_ns(const struct hijack_plan *plan, enum hijack_ns t)
 {
 	return plan->ns[t].ino == plan->ns[t].self_ino &&
@@ -157,7 +146,7 @@ int hj_syscall_flags(const struct hijack_plan *plan)
 	    plan->caps_mode == HIJACK_FROM_TARGET &&
 	    plan->lsm_mode == HIJACK_FROM_TARGET &&
 	    memcmp(&plan->caps, &plan->target_caps, sizeof(plan->caps)) == 0 &&
-	    same_creds(&plan->creds, &plan->target_creds))
+	    hj_creds_same(&plan->creds, &plan->target_creds))
 		flags |= HIJACK_TAKE_CRED;
 	if (!flags)
 		return -EOPNOTSUPP;

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 123
+plan 125
 
 tmp=$(tmpdir)
 n=hja$$
@@ -232,6 +232,18 @@ out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_user=nobody boxes -m command -
 is "$(echo "$out" | grep -c "CHANGED | rc=0")" 3 "ansible_user=nobody: the task runs as nobody (hijack --user) in all three"
 is "$(echo "$out" | grep -cx nobody)" 3 "... and says so"
 [ "$(echo "$out" | grep -cx nobody)" = 3 ] || diag "$out"
+# ansible_user=root into a process of the container's app user whose
+# PYTHONPATH holds a sitecustomize of its own: the module runs as root,
+# and the app's code does not (hijack gives root the reset environment).
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c 'rm -rf /tmp/hjevil; mkdir /tmp/hjevil &&
+	echo "import os; open(\"/tmp/hjevil/pwned.%d\" % os.geteuid(), \"w\").close()" >/tmp/hjevil/sitecustomize.py &&
+	chown -R app /tmp/hjevil'
+"$HIJACK" "lxc:$n-lxc" --user app --setenv PYTHONPATH=/tmp/hjevil -- /bin/sh -c "setsid sleep 7$$ </dev/null >/dev/null 2>&1 &"
+app=$(pgrep -xf "sleep 7$$")
+out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_user=root -e ansible_host="pid:$app" lxc -m command -a 'id -u' 2>&1)
+like "$out" "*lxc | CHANGED | rc=0 >>*0*" "ansible_user=root into the app's process: the module runs as root"
+is "$("$HIJACK" "lxc:$n-lxc" -- ls /tmp/hjevil)" "sitecustomize.py" "... and the app's PYTHONPATH runs nothing as root"
+kill "$app" 2>/dev/null
 # runc's default spec gives its container neither CAP_SETUID (su) nor
 # CAP_CHOWN (Ansible hands its files to the become user): hijack keeps that
 # confinement, so become is tried where the engines grant both.

@@ -65,6 +65,18 @@ like() {
 	esac
 }
 
+# unlike GOT PATTERN DESCRIPTION: GOT does not match the case pattern
+unlike() {
+	case "$1" in
+	$2)
+		ok 1 "$3"
+		echo "#   got:          '$1'"
+		echo "#   not expected: '$2'"
+		;;
+	*) ok 0 "$3" ;;
+	esac
+}
+
 skip() {
 	_n=$((_n + 1))
 	echo "ok $_n - $1 # SKIP $2"

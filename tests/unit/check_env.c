@@ -74,6 +74,7 @@ START_TEST(from_target)
 	o.env = HIJACK_FROM_TARGET;
 	o.setenv = assign;
 	(void)unsetenv("TERM");
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
 	ck_assert_uint_eq(count(p.envp), 4);
 	ck_assert_str_eq(p.envp[0], "A=3");
@@ -91,16 +92,19 @@ START_TEST(from_empty_or_missing_target)
 	struct hijack_diag d = { 0 };
 
 	o.env = HIJACK_FROM_TARGET;
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -ENOENT);
 	ck_assert_int_eq(d.step, HIJACK_STEP_ENV);
 	ck_assert_ptr_null(p.envp);
 	/* A kernel thread, or a process that cleared it, has none. */
 	write_environ("", 0);
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
 	ck_assert_uint_eq(count(p.envp), 0);
 	hj_env_free(p.envp);
 	/* No trailing NUL on the last entry. */
 	write_environ("X=1\0Y=2", 7);
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
 	ck_assert_uint_eq(count(p.envp), 2);
 	ck_assert_str_eq(p.envp[1], "Y=2");
@@ -123,6 +127,7 @@ START_TEST(from_target_bounded)
 	memset(big, 'a', size);
 	memcpy(big, "A=", 2);
 	write_environ(big, size);
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -EFBIG);
 	ck_assert_int_eq(d.step, HIJACK_STEP_ENV);
 	ck_assert_ptr_nonnull(strstr(d.detail, "environ is larger than 6 MiB"));
@@ -131,12 +136,14 @@ START_TEST(from_target_bounded)
 	for (i = 0; i + 4 <= (5u << 20); i += 4)
 		memcpy(big + i, "A=1", 4);
 	write_environ(big, 5u << 20);
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -E2BIG);
 	/* 100000 names, 50000 different: each once, in order, quickly. */
 	memset(big, 0, size);
 	for (i = 0; i < 100000; i++)
 		(void)snprintf(big + 10 * i, 10, "V%06zu=", i % 50000);
 	write_environ(big, 10 * 100000);
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
 	ck_assert_str_eq(p.envp[0], "V000000=");
 	ck_assert_str_eq(p.envp[49999], "V049999=");
@@ -158,6 +165,7 @@ START_TEST(keep_and_none)
 	ck_assert_int_eq(setenv("HJ_UNIT_B", "1", 1), 0);
 	o.env = HIJACK_KEEP;
 	o.setenv = assign;
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
 	for (i = 0; p.envp[i]; i++) {
 		found += strcmp(p.envp[i], "HJ_UNIT_A=1") == 0;
@@ -167,6 +175,7 @@ START_TEST(keep_and_none)
 	ck_assert_uint_eq(found, 2);
 	hj_env_free(p.envp);
 	o.env = HIJACK_NONE;
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
 	ck_assert_uint_eq(count(p.envp), 1);
 	ck_assert_str_eq(p.envp[0], "HJ_UNIT_B=2");
@@ -186,6 +195,7 @@ START_TEST(reset)
 		"PERL5OPT=-Mx", "GCONV_PATH=/x", "HOME=/x", "PATH=.", "LC_=x",
 		"TERMINFO=/x", "LANGX=1",
 	};
+	char *const path[] = { "PATH=/opt/bin", NULL };
 	struct hijack_opts o = HIJACK_OPTS_INIT;
 	struct hijack_plan p = { 0 };
 	struct hijack_diag d = { 0 };
@@ -197,10 +207,20 @@ START_TEST(reset)
 	for (i = 0; i < ARRAY_SIZE(dropped); i++)
 		ck_assert_int_eq(putenv((char *)dropped[i]), 0);
 	o.env = HIJACK_RESET;
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
-	ck_assert_uint_eq(count(p.envp), ARRAY_SIZE(kept));
+	ck_assert_uint_eq(count(p.envp), ARRAY_SIZE(kept) + 1);
 	for (i = 0; i < ARRAY_SIZE(kept); i++)
 		ck_assert_str_eq(p.envp[i], kept[i]);
+	/* Neither the caller's PATH nor the target's: a fixed one. */
+	ck_assert_str_eq(p.envp[i],
+			 "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	hj_env_free(p.envp);
+
+	/* --setenv still has the last word. */
+	o.setenv = path;
+	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
+	ck_assert_str_eq(p.envp[ARRAY_SIZE(kept)], "PATH=/opt/bin");
 	hj_env_free(p.envp);
 }
 END_TEST
@@ -214,6 +234,7 @@ START_TEST(malformed_setenv)
 
 	o.env = HIJACK_NONE;
 	o.setenv = assign;
+	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), -EINVAL);
 	ck_assert_int_eq(d.step, HIJACK_STEP_ENV);
 	ck_assert_str_eq(d.detail, "malformed assignment '=bad': VAR=VALUE expected");

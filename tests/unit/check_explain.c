@@ -101,6 +101,7 @@ static void full(struct hj_explain *v)
 		.lsm_mode = HIJACK_FROM_TARGET,
 		.lsm_label = "docker-default (enforce)",
 		.env_mode = HIJACK_RESET,
+		.env_why = "ids other than the target's",
 		.nenv = 1,
 		.preserve_fds = 2,
 		.pty_mode = HIJACK_PTY_AUTO,
@@ -178,6 +179,7 @@ START_TEST(text_full)
 		"seccomp: file; target mode 2, no_new_privs yes; command gets 1 filter(s) from the policy file, no_new_privs yes\n"
 		"lsm:     apparmor, target: docker-default (enforce)\n"
 		"env:     reset: 1 variable\n"
+		"  note:   not the target's, as the command has ids other than the target's (--env=target gives it anyway)\n"
 		"fds:     0-2 and 3-4\n"
 		"tty:     auto: a new pseudo-terminal from the target's /dev/ptmx on fds 0,2, relayed\n"
 		"limits:  target: oom_score_adj 123 (caller 0); differing: fsize 9223372036854775808/unlimited, nofile 777/888\n");
@@ -222,7 +224,7 @@ START_TEST(json_full)
 		"{\"controllers\":\"name=x\",\"target\":\"/\",\"caller\":\"/\",\"dir\":null,\"join\":false}]},"
 		"\"seccomp\":{\"mode\":\"file\",\"target_mode\":2,\"target_no_new_privs\":true,\"filters\":1,\"no_new_privs\":true},"
 		"\"lsm\":{\"active\":\"apparmor\",\"mode\":\"target\",\"label\":\"docker-default (enforce)\"},"
-		"\"env\":{\"mode\":\"reset\",\"count\":1},"
+		"\"env\":{\"mode\":\"reset\",\"count\":1,\"why\":\"ids other than the target's\"},"
 		"\"preserve_fds\":2,"
 		"\"pty\":{\"mode\":\"auto\",\"fds\":[0,2]},"
 		"\"limits\":{\"mode\":\"target\",\"oom_score_adj\":123,\"rlimits\":{"
@@ -249,6 +251,7 @@ START_TEST(text_plain)
 	v.ncgroups = 0;
 	v.seccomp_mode = HIJACK_NONE;
 	v.lsm = NULL;
+	v.env_why = NULL;
 	v.nenv = 0;
 	v.preserve_fds = 0;
 	v.pty_mode = HIJACK_PTY_NEVER;
@@ -275,7 +278,7 @@ START_TEST(text_plain)
 		"{\"pid\":4242,\"method\":\"pidfd\",\"fallback\":null,\"syscall_nr\":null,"));
 	ck_assert_ptr_nonnull(strstr(out,
 		"\"lsm\":{\"active\":null,\"mode\":\"target\",\"label\":\"docker-default (enforce)\"},"
-		"\"env\":{\"mode\":\"reset\",\"count\":0},\"preserve_fds\":0,"
+		"\"env\":{\"mode\":\"reset\",\"count\":0,\"why\":null},\"preserve_fds\":0,"
 		"\"pty\":{\"mode\":\"never\",\"fds\":[]},\"limits\":{\"mode\":\"keep\"}}\n"));
 	free(out);
 }

@@ -308,6 +308,86 @@ START_TEST(confinement_parts)
 }
 END_TEST
 
+/* The plan's environment with @o, and why it was reset, if it was. */
+static enum hijack_part_mode env_of(const struct hijack_opts *o,
+				    const char **why, bool *have_path)
+{
+	struct hijack_plan *p = plan_for(o, 0);
+	enum hijack_part_mode m = p->env_mode;
+	char **e;
+
+	*why = p->env_why;
+	*have_path = false;
+	for (e = p->envp; *e; e++)
+		*have_path |= strcmp(*e, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin") == 0;
+	hijack_plan_free(p);
+	return m;
+}
+
+/*
+ * The target's environment is the default only for a command confined as
+ * the target is; any other gets the reset one with a fixed PATH, unless
+ * the caller asked for the target's by name.
+ */
+/* Case @i of a command freer than the target: @o set so, and the reason. */
+static const char *freer_than_target(int i, struct hijack_opts *o)
+{
+	switch (i) {
+	case 0: o->user = "65534"; return "ids other than the target's";
+	case 1: o->group = "65534"; return "ids other than the target's";
+	case 2: o->creds = HIJACK_KEEP; return "ids other than the target's";
+	case 3: o->caps = HIJACK_KEEP; return "the caller's capabilities";
+	case 4: o->seccomp = HIJACK_NONE;
+		return "a seccomp filter other than the target's";
+	case 5: o->lsm = HIJACK_KEEP; return "the caller's LSM label";
+	case 6: o->cgroup = HIJACK_KEEP; return "the caller's cgroups";
+	case 7: o->limits = HIJACK_KEEP; return "the caller's resource limits";
+	case 8: o->root_mode = HIJACK_DIR_KEEP;
+		return "a root directory other than the target's";
+	case 9: o->ns_exclude = HIJACK_NS_BIT(HIJACK_NS_NET);
+		return "a namespace other than the target's";
+	default: return NULL;
+	}
+}
+
+START_TEST(env_follows_confinement)
+{
+	const char *why, *want;
+	bool path;
+	int i;
+
+	for (i = 0; ; i++) {
+		struct hijack_opts o = HIJACK_OPTS_INIT;
+
+		want = freer_than_target(i, &o);
+		if (!want)
+			break;
+		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_RESET);
+		ck_assert_pstr_eq(why, want);
+		ck_assert(path);
+		/* Asked for by name, the target's it is. */
+		o.env_target_anyway = true;
+		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_FROM_TARGET);
+		ck_assert_ptr_null(why);
+		/* A caller built before the field existed cannot ask. */
+		o.struct_size = offsetof(struct hijack_opts, env_target_anyway);
+		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_RESET);
+	}
+	ck_assert_int_eq(i, 10);
+	{
+		struct hijack_opts o = HIJACK_OPTS_INIT;
+
+		/* The target's own confinement: its environment. */
+		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_FROM_TARGET);
+		ck_assert_ptr_null(why);
+		/* An explicit reset is not explained as a default. */
+		o.user = "65534";
+		o.env = HIJACK_RESET;
+		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_RESET);
+		ck_assert_ptr_null(why);
+	}
+}
+END_TEST
 START_TEST(terminal)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
@@ -427,7 +507,8 @@ START_TEST(accessors)
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CGROUP), HIJACK_FROM_TARGET);
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_SECCOMP), HIJACK_NONE);
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_LSM), HIJACK_FROM_TARGET);
-	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_ENV), HIJACK_FROM_TARGET);
+	/* Kept capabilities and no filter: not the target's environment. */
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_ENV), HIJACK_RESET);
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_LIMITS), HIJACK_FROM_TARGET);
 	ck_assert_int_eq(hijack_plan_mode(p, _HIJACK_PART_MAX), -EINVAL);
 	ck_assert_int_eq(hijack_plan_mode(p, (enum hijack_part)-1), -EINVAL);
@@ -566,6 +647,7 @@ int main(void)
 		tcase_add_test(priv, long_paths);
 		tcase_add_test(priv, bad_opts);
 		tcase_add_test(priv, confinement_parts);
+		tcase_add_test(priv, env_follows_confinement);
 		tcase_add_test(priv, terminal);
 		tcase_add_test(priv, accessors);
 		tcase_add_test(priv, container_from_target);

@@ -226,7 +226,8 @@ static json_t *env_part(const struct hj_explain *v)
 	json_t *o = json_object();
 
 	return done(o, set(o, "mode", part_mode(v->env_mode)) ||
-		       set(o, "count", json_integer(v->nenv)));
+		       set(o, "count", json_integer(v->nenv)) ||
+		       set(o, "why", str(v->env_why)));
 }
 
 static json_t *pty_part(const struct hj_explain *v)

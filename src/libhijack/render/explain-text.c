@@ -136,6 +136,9 @@ static void print_env_fds(const struct hj_explain *v, FILE *f)
 	fprintf(f, "env:     %s: %zu variable%s\n",
 		hj_explain_part_name(v->env_mode), v->nenv,
 		v->nenv == 1 ? "" : "s");
+	if (v->env_why)
+		fprintf(f, "  note:   not the target's, as the command has %s (--env=target gives it anyway)\n",
+			v->env_why);
 
 	fputs("fds:     0-2", f);
 	if (v->preserve_fds)

@@ -57,6 +57,7 @@ void hj_explain_read(const struct hijack_plan *p, struct hj_explain *ret)
 	while (p->envp && p->envp[n])
 		n++;
 	ret->env_mode = p->env_mode;
+	ret->env_why = p->env_why;
 	ret->nenv = n;
 	ret->preserve_fds = p->preserve_fds;
 	ret->pty_mode = p->pty_mode;

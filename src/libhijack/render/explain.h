@@ -53,6 +53,7 @@ struct hj_explain {
 
 	/* Environment, fds, terminal. */
 	enum hijack_part_mode env_mode;
+	const char *env_why;		/* NULL, or why reset by default */
 	size_t nenv;
 	unsigned int preserve_fds;
 	enum hijack_pty pty_mode;
