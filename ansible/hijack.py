@@ -103,11 +103,13 @@ options:
   hijack_env:
     description:
       - The environment (hijack C(--env)), C(target), C(keep), C(reset) or C(clear).
-      - Unset, hijack gives the target's environment only to a task that runs
-        as the target does; one that runs as another user (O(remote_user)) or
-        freer gets the reset one, as the target's could run the container's own
-        code (C(PYTHONPATH), C(LD_PRELOAD)) as that user. C(target) gives it the
-        target's all the same.
+      - Unset, hijack gives the target's environment (and working directory)
+        only to a task that runs as the target does; one that runs as another
+        user (O(remote_user)) or freer gets the reset one (and C(/)), as the
+        target's could run the container's own code (C(PYTHONPATH),
+        C(LD_PRELOAD)) as that user. A task with C(become) gets the reset one
+        too, and C(/), since C(su) or C(sudo) inside makes it another user's.
+        C(target) gives it the target's all the same.
     choices: [target, keep, reset, clear]
     vars:
       - name: ansible_hijack_env
@@ -439,13 +441,23 @@ class Connection(ConnectionBase):
     def _target(self):
         return self.get_option('remote_addr')
 
-    def _hijack_argv(self, file_opts=()):
-        '''hijack's argument vector up to and including the TARGET.'''
+    def _hijack_argv(self, file_opts=(), escalates=False):
+        '''hijack's argument vector up to and including the TARGET.
+        escalates: the command becomes another user (su, sudo) inside.'''
         argv = [self.get_option('hijack_exe'), '--no-pty']
         for opt, flag in _PASSED_ON:
             value = self.get_option(opt)
             if value not in (None, ''):
                 argv.append('--%s=%s' % (flag, value))
+        if escalates:
+            # hijack cannot tell that the command will be another user's:
+            # the target's PATH would choose the su or sudo that gets the
+            # password, and its PYTHONPATH, BASH_ENV or working directory
+            # (where Python looks for modules first) the code the become
+            # user runs.
+            if self.get_option('hijack_env') in (None, ''):
+                argv.append('--env=reset')
+            argv.append('--wd=/')
         for name, value in sorted(self.get_option('hijack_setenv').items()):
             argv.append('--setenv=%s=%s' % (name, value))
         argv.append('--reason=%s' % self._reason())
@@ -532,7 +544,8 @@ class Connection(ConnectionBase):
             command = shlex.split(to_text(cmd))
         else:
             command = [shell, '-c', to_text(cmd)]
-        argv = self._argv(self._hijack_argv() + ['--'] + command)
+        escalates = bool(self.become) and sudoable
+        argv = self._argv(self._hijack_argv(escalates=escalates) + ['--'] + command)
         display.vvv(u'EXEC %s' % argv, host=self._target())
         if module and self.get_option('hijack_pyc_cache'):
             in_data = _PYC_BOOTSTRAP + in_data

@@ -208,18 +208,24 @@ enum hijack_pty {
  * @seccomp_file: a policy file (see hijack(1)), with HIJACK_FROM_FILE.
  * @lsm: LSM exec label: target's or kept.
  * @env: environment: target's (plus TERM when stdin is a terminal), kept,
- *	reset or none.  With the target's, a command that is not confined
- *	as the target is (other ids, a part kept or dropped, a namespace or
- *	the root directory not entered) gets HIJACK_RESET instead, unless
- *	@env_target_anyway: the target's LD_PRELOAD, PYTHONPATH or BASH_ENV
- *	would run the container's code with what the command has beyond it.
+ *	reset or none.  With the target's, a command freer than the target
+ *	(see @target_anyway) gets HIJACK_RESET instead.
  * @setenv: NULL-terminated "VAR=VALUE" strings applied last, or NULL.
  * @preserve_fds: fds 3 .. 3+N-1 are passed on as well.
  * @pty: see enum hijack_pty.
  * @limits: resource limits and OOM score adjustment: target's or kept.
- * @env_target_anyway: with @env HIJACK_FROM_TARGET, the target's
- *	environment even for a command not confined as the target is (the
- *	caller asked for exactly that).
+ * @target_anyway: HIJACK_PART_BIT()s of HIJACK_PART_ENV and
+ *	HIJACK_PART_WD: take that part from the target (@env
+ *	HIJACK_FROM_TARGET, @wd_mode HIJACK_DIR_TARGET) even for a command
+ *	freer than the target, as the caller asked for exactly that.  A
+ *	command is freer when it runs with other ids, keeps a part of the
+ *	caller's confinement or its file descriptors, has another root
+ *	directory or stays out of a namespace of the target, or when the
+ *	target's environment is not its own (it runs a setuid program).
+ *	Without the bit such a command gets HIJACK_RESET and "/" instead: the
+ *	container's LD_PRELOAD, PYTHONPATH or BASH_ENV, or the modules and
+ *	configuration in the target's working directory, would run the
+ *	container's code with what the command has beyond the target.
  *
  * Initialise with HIJACK_OPTS_INIT and change what differs.
  */
@@ -246,7 +252,7 @@ struct hijack_opts {
 	unsigned int preserve_fds;
 	enum hijack_pty pty;
 	enum hijack_part_mode limits;
-	bool env_target_anyway;
+	unsigned int target_anyway;
 };
 
 /**
@@ -276,7 +282,7 @@ struct hijack_opts {
 		.preserve_fds = 0,                              \
 		.pty = HIJACK_PTY_AUTO,                         \
 		.limits = HIJACK_FROM_TARGET,                   \
-		.env_target_anyway = false,                     \
+		.target_anyway = 0,                             \
 	}
 
 /*
@@ -499,6 +505,12 @@ enum hijack_part {
 	HIJACK_PART_LIMITS,
 	_HIJACK_PART_MAX,
 };
+
+/**
+ * HIJACK_PART_BIT - a part's bit in struct hijack_opts.target_anyway.
+ * @part: an enum hijack_part.
+ */
+#define HIJACK_PART_BIT(part) (1u << (part))
 
 /**
  * hijack_plan_mode() - where a plan takes one part of the entry from.

@@ -195,8 +195,16 @@ static int option_where(int c, const char *arg, struct cli_args *a,
 		return optval_dir(arg, "--root", true, &o->root_mode,
 				  &o->root_path, err, errlen);
 	case OPT_WD:
-		return optval_dir(arg, "--wd", false, &o->wd_mode, &o->wd_path,
-				  err, errlen);
+		r = optval_dir(arg, "--wd", false, &o->wd_mode, &o->wd_path,
+			       err, errlen);
+		if (r < 0)
+			return r;
+		/* Asked for by name: even for a command freer than the target. */
+		if (o->wd_mode == HIJACK_DIR_TARGET)
+			o->target_anyway |= HIJACK_PART_BIT(HIJACK_PART_WD);
+		else
+			o->target_anyway &= ~HIJACK_PART_BIT(HIJACK_PART_WD);
+		return OPTION_TAKEN;
 	default:
 		return optval_short_ns(c, &o->ns_select) < 0 ? OPTION_NOT_MINE :
 								OPTION_TAKEN;
@@ -255,7 +263,10 @@ static int option_confine(int c, const char *arg, struct cli_args *a,
 			return fail("invalid --env '%s': target, keep, reset or clear",
 				    arg);
 		/* Asked for by name: even for a command freer than the target. */
-		o->env_target_anyway = o->env == HIJACK_FROM_TARGET;
+		if (o->env == HIJACK_FROM_TARGET)
+			o->target_anyway |= HIJACK_PART_BIT(HIJACK_PART_ENV);
+		else
+			o->target_anyway &= ~HIJACK_PART_BIT(HIJACK_PART_ENV);
 		return OPTION_TAKEN;
 	default:
 		return OPTION_NOT_MINE;

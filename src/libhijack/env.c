@@ -206,6 +206,13 @@ int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 		 */
 		if (r == 0 && p->env_mode == HIJACK_RESET)
 			r = env_put(&envp, &n, "PATH=" HJ_RESET_PATH);
+		/*
+		 * Nor a HOME of the container's choosing, nor one looked up
+		 * by the shell: bash -i and Python's user site read files
+		 * there, which the account's own user may write.
+		 */
+		if (r == 0 && p->env_mode == HIJACK_RESET)
+			r = env_put(&envp, &n, "HOME=/");
 		break;
 	default:
 		break;

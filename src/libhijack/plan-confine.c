@@ -5,9 +5,11 @@
  * later apply it (creds.c, caps.c, cgroup.c, lsm.c, env.c, limits.c,
  * seccomp.c).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 
 #include "internal.h"
 
@@ -95,45 +97,148 @@ static int plan_seccomp(const struct hijack_target *t,
 }
 
 /*
- * Why a command is not confined as the target is, or NULL when it is: it
- * runs with the target's ids, every part of its confinement is the
- * target's, and it is in every namespace and the root directory of the
- * target.  Only then is the target's environment its default: otherwise
- * the container's LD_PRELOAD, PYTHONPATH or BASH_ENV would run the
- * container's code with what the command has beyond the target (another
- * user, the caller's capabilities, no filter), or, outside the target's
- * mount namespace, load a file of the container's by a host path.
+ * The value of @type in the auxiliary vector @raw of @len bytes, made of
+ * pairs of @word-byte words (a 32-bit task's are 4 bytes), or -1.
  */
-static const char *not_as_target(const struct hijack_plan *p)
+static long long auxv_value(const char *raw, size_t len, size_t word,
+			    unsigned long type)
+{
+	unsigned long long k, v;
+	uint32_t k32, v32;
+	size_t i;
+
+	for (i = 0; i + 2 * word <= len; i += 2 * word) {
+		if (word == 4) {
+			memcpy(&k32, raw + i, 4);
+			memcpy(&v32, raw + i + 4, 4);
+			k = k32, v = v32;
+		} else {
+			memcpy(&k, raw + i, 8);
+			memcpy(&v, raw + i + 8, 8);
+		}
+		if (k == AT_NULL)
+			break;
+		if (k == type)
+			return (long long)v;
+	}
+	return -1;
+}
+
+/*
+ * Whether the target's environment is its own: false when its exec was a
+ * secure one (a setuid or setgid program, or one with file capabilities:
+ * AT_SECURE), or its real, effective and saved ids differ.  Such a program
+ * keeps what its caller chose out of its own way (the loader drops LD_*
+ * for it), but PYTHONPATH, BASH_ENV or PATH would still be its caller's
+ * for a command given them.  What cannot be read counts as not its own.
+ */
+static bool env_own(const struct hijack_target *t, const struct hijack_plan *p)
+{
+	const struct hijack_creds *c = &p->target_creds;
+	_cleanup_free_ char *raw = NULL;
+	size_t len = 0, word = sizeof(unsigned long);
+	long long secure;
+
+	if (c->uid != c->euid || c->uid != c->suid || c->uid != c->fsuid ||
+	    c->gid != c->egid || c->gid != c->sgid || c->gid != c->fsgid)
+		return false;
+	if (hj_proc_read(t, "auxv", &raw, &len) < 0)
+		return false;
+	/* A page size where the native words have none: a 32-bit task. */
+	if (auxv_value(raw, len, word, AT_PAGESZ) <= 0)
+		word = 4;
+	if (auxv_value(raw, len, word, AT_PAGESZ) <= 0)
+		return false;
+	secure = auxv_value(raw, len, word, AT_SECURE);
+	return secure == 0;
+}
+
+/*
+ * Why the command is freer than the target, or NULL when it is not: it
+ * runs with the target's ids, every part of its confinement is the
+ * target's, it gets no fd of the caller's, and it is in every namespace
+ * and the root directory of the target, whose environment is its own.
+ * Only then are the target's environment and working directory its
+ * defaults: otherwise the container's LD_PRELOAD, PYTHONPATH or BASH_ENV,
+ * or the modules and configuration files a program finds in its working
+ * directory (Python's sys.path starts there), would run the container's
+ * code with what the command has beyond the target, or, outside the
+ * target's mount namespace, load a file of the container's by a host path.
+ */
+static const char *freer_than_target(const struct hijack_target *t,
+				     const struct hijack_plan *p)
 {
 	int i;
 
 	if (p->creds_mode != HIJACK_FROM_TARGET ||
 	    !hj_creds_same(&p->creds, &p->target_creds))
-		return "ids other than the target's";
+		return "the command runs with ids other than the target's";
 	if (p->caps_mode != HIJACK_FROM_TARGET)
-		return "the caller's capabilities";
+		return "the command keeps the caller's capabilities";
 	if (p->seccomp_mode != HIJACK_FROM_TARGET || p->nnp != p->target_nnp)
-		return "a seccomp filter other than the target's";
+		return "the command has a seccomp filter other than the target's";
 	if (p->lsm_mode != HIJACK_FROM_TARGET)
-		return "the caller's LSM label";
+		return "the command keeps the caller's LSM label";
 	if (p->cgroup_mode != HIJACK_FROM_TARGET)
-		return "the caller's cgroups";
+		return "the command stays in the caller's cgroups";
 	if (p->limits_mode != HIJACK_FROM_TARGET)
-		return "the caller's resource limits";
+		return "the command keeps the caller's resource limits";
+	if (p->preserve_fds)
+		return "the command gets file descriptors of the caller's";
 	if (p->root_mode != HIJACK_DIR_TARGET)
-		return "a root directory other than the target's";
+		return "the command has a root directory other than the target's";
 	for (i = 0; i < _HIJACK_NS_MAX; i++)
 		if (p->ns[i].ino && !p->ns[i].enter &&
 		    (p->ns[i].ino != p->ns[i].self_ino ||
 		     p->ns[i].dev != p->ns[i].self_dev))
-			return "a namespace other than the target's";
+			return "the command stays outside a namespace of the target";
+	if (!env_own(t, p))
+		return "the target runs a setuid or setgid program, whose environment and working directory its caller chose";
 	return NULL;
 }
 
-static bool opts_env_anyway(const struct hijack_opts *o)
+static bool opts_anyway(const struct hijack_opts *o, enum hijack_part part)
 {
-	return OPTS_HAVE(o, env_target_anyway) && o->env_target_anyway;
+	return OPTS_HAVE(o, target_anyway) &&
+	       (o->target_anyway & HIJACK_PART_BIT(part));
+}
+
+/*
+ * For a command freer than the target: the reset environment and "/"
+ * (in the new root) as the working directory, unless the caller asked for
+ * the target's by name.  Before the environment is read, and before the
+ * method is chosen, which depends on the working directory.
+ */
+static int plan_freer(const struct hijack_target *t,
+		      const struct hijack_opts *o, struct hijack_plan *p,
+		      struct hijack_diag *d)
+{
+	bool env = p->env_mode == HIJACK_FROM_TARGET &&
+		   !opts_anyway(o, HIJACK_PART_ENV);
+	bool wd = p->wd_mode == HIJACK_DIR_TARGET &&
+		  !opts_anyway(o, HIJACK_PART_WD);
+	const char *why;
+	char *root;
+
+	if (!env && !wd)
+		return 0;
+	why = freer_than_target(t, p);
+	if (!why)
+		return 0;
+	if (env) {
+		p->env_mode = HIJACK_RESET;
+		p->env_why = why;
+	}
+	if (wd) {
+		root = strdup("/");
+		if (!root)
+			return hj_diag_set(d, HIJACK_STEP_CWD, ENOMEM, "/");
+		free(p->wd);
+		p->wd = root;
+		p->wd_mode = HIJACK_DIR_PATH;
+		p->wd_why = why;
+	}
+	return 0;
 }
 
 /*
@@ -161,11 +266,9 @@ int hj_plan_confinement(const struct hijack_target *t,
 	r = hj_lsm_plan(t, p, d);
 	if (r < 0)
 		return r;
-	if (p->env_mode == HIJACK_FROM_TARGET && !opts_env_anyway(o)) {
-		p->env_why = not_as_target(p);
-		if (p->env_why)
-			p->env_mode = HIJACK_RESET;
-	}
+	r = plan_freer(t, o, p, d);
+	if (r < 0)
+		return r;
 	r = hj_env_plan(t, o, p, d);
 	if (r < 0)
 		return r;

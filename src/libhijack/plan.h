@@ -147,6 +147,8 @@ struct hj_caller {
  *	the explicit path.
  * @wd_mode: where the working directory comes from.
  * @wd: the working directory, likewise (the caller's from getcwd()).
+ * @wd_why: with "/" where the target's was asked for by default, what
+ *	made it so (a string constant); else NULL.
  * @creds_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @creds: what the command runs as (the target's unless overridden).
  * @target_creds: the target's, for --explain.
@@ -172,7 +174,7 @@ struct hj_caller {
  *	command's process, on its stack, where nothing is allocated.
  * @env_mode: where the environment comes from.
  * @env_why: with HIJACK_RESET where the target's was asked for by default,
- *	what about the command made it so (a string constant); else NULL.
+ *	what made it so (a string constant); else NULL.
  * @envp: the command's environment (NULL-terminated).
  * @preserve_fds: fds above 2 passed on.
  * @pty_mode: see enum hijack_pty.
@@ -198,6 +200,7 @@ struct hijack_plan {
 	char *root;
 	enum hijack_dir_mode wd_mode;
 	char *wd;
+	const char *wd_why;
 
 	enum hijack_part_mode creds_mode;
 	struct hijack_creds creds;

@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 47
+plan 52
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -380,48 +380,74 @@ stop_target
 rmdir "/sys/fs/cgroup/pids/$cgjs"
 
 # --- 10. the container's environment runs nothing as more than the target --
-# The target runs as uid 1000 with an environment that points bash,
-# python and the command search at files of its own: each writes
-# pwned.CHANNEL.EUID where it runs.  A command freer than the target
-# (--user root, the caller's ids or capabilities, no filter) gets the
-# reset environment instead; --env=target by name still gives the target's.
+# The target runs as uid 1000 in a directory of its own, with an
+# environment that points bash, python and the command search at files of
+# its own; its working directory holds a json.py that python finds first.
+# Each writes pwned.CHANNEL.EUID where it runs.  A command freer than the
+# target (another user, the caller's ids, capabilities or fds, no filter)
+# gets the reset environment and "/" instead; --env=target and
+# --wd=target by name still give the target's.
 app="$d/app"
 mkdir -p "$app/bin" "$app/py"
 printf '#!/bin/sh\n: >"%s/pwned.path.$(/usr/bin/id -u)"\nexec /usr/bin/id "$@"\n' "$app" >"$app/bin/id"
 printf ': >"%s/pwned.bash.$(/usr/bin/id -u)"\n' "$app" >"$app/bash_env"
 printf "import os; open('%s/pwned.py.%%d' %% os.geteuid(), 'w').close()\n" "$app" >"$app/py/sitecustomize.py"
+printf "import os; open('%s/pwned.cwd.%%d' %% os.geteuid(), 'w').close()\n" "$app" >"$app/json.py"
 chmod 755 "$d" "$app/bin/id"
 chown -R 1000:1000 "$app"
+evil_env="PATH=$app/bin:/usr/bin:/bin BASH_ENV=$app/bash_env PYTHONPATH=$app/py LD_PRELOAD=$app/evil.so"
 _fixture=$FIXTURE
 FIXTURE=setpriv
-start_target --clear-groups env -i \
-	PATH="$app/bin:/usr/bin:/bin" BASH_ENV="$app/bash_env" \
-	PYTHONPATH="$app/py" LD_PRELOAD="$app/evil.so" \
-	"$_fixture" --uid 1000 --gid 1000
+# shellcheck disable=SC2086
+start_target --clear-groups env -i $evil_env "$_fixture" --uid 1000 --gid 1000 --cwd "$app"
 FIXTURE=$_fixture
-pwned() { (cd "$app" && ls pwned.* 2>/dev/null | tr '\n' ' '); }
+pwned() { (cd "$app" && ls pwned.* 2>/dev/null | tr '\n' ' '); rm -f "$app"/pwned.*; }
 try() {
 	"$HIJACK" --pid "$TARGET" --no-pty "$@" -- \
-		bash -c 'id -u; python3 -c "import os; print(os.geteuid())"' 2>&1 |
+		bash -c 'id -u; python3 -c "import json, os; print(os.geteuid())"' 2>&1 |
 		grep -v 'ld.so: object' | tr '\n' ' '
 }
 
-out=$("$HIJACK" --pid "$TARGET" --no-pty --user 0 -- /usr/bin/env 2>&1)
+out=$("$HIJACK" --pid "$TARGET" --no-pty --user 0 -- /bin/sh -c 'env; pwd' 2>&1)
 like "$out" "*PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin*" "--user 0: a fixed PATH, not the container's"
+like "$out" "*HOME=/*" "... and HOME=/, not one whose files the account's user writes"
 unlike "$out" "*LD_PRELOAD*" "--user 0: no LD_PRELOAD of the container's"
 unlike "$out" "*PYTHONPATH*" "--user 0: no PYTHONPATH of the container's"
 unlike "$out" "*BASH_ENV*" "--user 0: no BASH_ENV of the container's"
-is "$(try --user 0)$(pwned)" "0 0 " "--user 0: neither bash, python nor the command search runs the container's code as root"
+like "$out" "*
+/" "--user 0: the working directory is /, not the target's"
+is "$(try --user 0)$(pwned)" "0 0 " "--user 0: neither bash, python, its working directory nor the command search runs the container's code as root"
 is "$(try --preserve-credentials)$(pwned)" "0 0 " "--preserve-credentials: nor with the caller's ids"
 is "$(try --caps=keep)$(pwned)" "1000 1000 " "--caps=keep: nor with the caller's capabilities"
 is "$(try --seccomp=none)$(pwned)" "1000 1000 " "--seccomp=none: nor without the target's filter"
-is "$(try)$(pwned)" "1000 1000 pwned.bash.1000 pwned.path.1000 pwned.py.1000 " \
-	"as the target: its environment, which runs its code as itself"
-rm -f "$app"/pwned.*
+is "$(try --preserve-fds 1 3</dev/null)$(pwned)" "1000 1000 " "--preserve-fds: nor with the caller's file descriptors"
+is "$(try)$(pwned)" "1000 1000 pwned.bash.1000 pwned.cwd.1000 pwned.path.1000 pwned.py.1000 " \
+	"as the target: its environment and working directory, which run its code as itself"
 try --user 0 --env=target >/dev/null
 is "$(pwned)" "pwned.bash.0 pwned.path.0 pwned.py.0 " "--env=target by name: the target's environment all the same (what hijack(1) warns of)"
-rm -f "$app"/pwned.*
+try --user 0 --wd=target >/dev/null
+is "$(pwned)" "pwned.cwd.0 " "--wd=target by name: the target's working directory all the same"
 stop_target
+
+# A setuid program the container's user started with an environment and a
+# working directory of its choosing: the command has its euid 0, yet gets
+# neither.
+cp /bin/sleep "$d/suidsleep"
+chmod 4755 "$d/suidsleep"
+# shellcheck disable=SC2086
+(cd "$app" && exec setpriv --reuid 1000 --regid 1000 --clear-groups env -i $evil_env "$d/suidsleep" 600) &
+suid=$!
+_pids="$_pids $suid"
+_w=0
+while [ $_w -lt 100 ] && [ "$(stat -c %U "/proc/$suid/exe" 2>/dev/null; readlink "/proc/$suid/exe")" != "root$d/suidsleep" ]; do
+	sleep 0.05
+	_w=$((_w + 1))
+done
+# (python3 itself: bash would drop its euid to the real uid.)
+is "$("$HIJACK" --pid "$suid" --no-pty -- python3 -c "import json, os; print(os.geteuid())" 2>&1 | grep -v 'ld.so: object' | tr '\n' ' ')$(pwned)" "0 " \
+	"a setuid target: its caller's environment and working directory do not reach the command"
+kill "$suid" 2>/dev/null
+wait "$suid" 2>/dev/null
 
 # --- hijack killed: the command gets a hangup ------------------------------
 start_target

@@ -26,7 +26,7 @@ for tool in ansible ansible-playbook ansible-doc lxc-create runc dockerd docker 
 done
 [ -x /usr/sbin/sshd ] || { echo "Bail out! sshd is missing: run tests/deps.sh test"; exit 1; }
 
-plan 125
+plan 126
 
 tmp=$(tmpdir)
 n=hja$$
@@ -232,17 +232,26 @@ out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_user=nobody boxes -m command -
 is "$(echo "$out" | grep -c "CHANGED | rc=0")" 3 "ansible_user=nobody: the task runs as nobody (hijack --user) in all three"
 is "$(echo "$out" | grep -cx nobody)" 3 "... and says so"
 [ "$(echo "$out" | grep -cx nobody)" = 3 ] || diag "$out"
-# ansible_user=root into a process of the container's app user whose
-# PYTHONPATH holds a sitecustomize of its own: the module runs as root,
-# and the app's code does not (hijack gives root the reset environment).
-"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c 'rm -rf /tmp/hjevil; mkdir /tmp/hjevil &&
-	echo "import os; open(\"/tmp/hjevil/pwned.%d\" % os.geteuid(), \"w\").close()" >/tmp/hjevil/sitecustomize.py &&
+# A process of the container's app user, in a directory of its own with a
+# hashlib.py that Python finds first, whose PYTHONPATH holds a
+# sitecustomize and whose PATH a su of its own: each writes what it saw.
+# ansible_user=root into it runs the module as root, and nothing of the
+# app's; become (su) from it does not run the app's su, which would take
+# the password.
+"$HIJACK" "lxc:$n-lxc" -- /bin/sh -c 'rm -rf /tmp/hjevil; mkdir -p /tmp/hjevil/bin &&
+	echo "import os; open(\"/tmp/hjevil/pwned.site.%d\" % os.geteuid(), \"w\").close()" >/tmp/hjevil/sitecustomize.py &&
+	echo "import os; open(\"/tmp/hjevil/pwned.cwd.%d\" % os.geteuid(), \"w\").close(); raise ImportError" >/tmp/hjevil/hashlib.py &&
+	printf "#!/bin/sh\ncat >/tmp/hjevil/stolen\n" >/tmp/hjevil/bin/su && chmod 755 /tmp/hjevil/bin/su &&
 	chown -R app /tmp/hjevil'
-"$HIJACK" "lxc:$n-lxc" --user app --setenv PYTHONPATH=/tmp/hjevil -- /bin/sh -c "setsid sleep 7$$ </dev/null >/dev/null 2>&1 &"
+"$HIJACK" "lxc:$n-lxc" --user app --wd=/tmp/hjevil --setenv PYTHONPATH=/tmp/hjevil \
+	--setenv PATH=/tmp/hjevil/bin:/bin:/usr/bin -- /bin/sh -c "setsid sleep 7$$ </dev/null >/dev/null 2>&1 &"
 app=$(pgrep -xf "sleep 7$$")
 out=$("$A/ansible" -i "$tmp/local.ini" -e ansible_user=root -e ansible_host="pid:$app" lxc -m command -a 'id -u' 2>&1)
 like "$out" "*lxc | CHANGED | rc=0 >>*0*" "ansible_user=root into the app's process: the module runs as root"
-is "$("$HIJACK" "lxc:$n-lxc" -- ls /tmp/hjevil)" "sitecustomize.py" "... and the app's PYTHONPATH runs nothing as root"
+is "$("$HIJACK" "lxc:$n-lxc" -- ls /tmp/hjevil | tr '\n' ' ')" "bin hashlib.py sitecustomize.py " "... and neither the app's PYTHONPATH nor its directory runs anything as root"
+"$A/ansible" -i "$tmp/local.ini" -e ansible_host="pid:$app" -b --become-method=su --become-user=root \
+	-e ansible_become_password=TopSecret -e ansible_timeout=5 lxc -m command -a 'id -u' >/dev/null 2>&1
+is "$("$HIJACK" "lxc:$n-lxc" -- ls /tmp/hjevil | tr '\n' ' ')" "bin hashlib.py sitecustomize.py " "become from the app's process: the app's su never gets the password"
 kill "$app" 2>/dev/null
 # runc's default spec gives its container neither CAP_SETUID (su) nor
 # CAP_CHOWN (Ansible hands its files to the become user): hijack keeps that

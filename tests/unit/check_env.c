@@ -209,12 +209,13 @@ START_TEST(reset)
 	o.env = HIJACK_RESET;
 	p.env_mode = o.env;
 	ck_assert_int_eq(hj_env_plan(&t, &o, &p, &d), 0);
-	ck_assert_uint_eq(count(p.envp), ARRAY_SIZE(kept) + 1);
+	ck_assert_uint_eq(count(p.envp), ARRAY_SIZE(kept) + 2);
 	for (i = 0; i < ARRAY_SIZE(kept); i++)
 		ck_assert_str_eq(p.envp[i], kept[i]);
-	/* Neither the caller's PATH nor the target's: a fixed one. */
+	/* Neither the caller's PATH and HOME nor the target's: fixed ones. */
 	ck_assert_str_eq(p.envp[i],
 			 "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	ck_assert_str_eq(p.envp[i + 1], "HOME=/");
 	hj_env_free(p.envp);
 
 	/* --setenv still has the last word. */

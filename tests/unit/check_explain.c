@@ -101,7 +101,7 @@ static void full(struct hj_explain *v)
 		.lsm_mode = HIJACK_FROM_TARGET,
 		.lsm_label = "docker-default (enforce)",
 		.env_mode = HIJACK_RESET,
-		.env_why = "ids other than the target's",
+		.env_why = "the command runs with ids other than the target's",
 		.nenv = 1,
 		.preserve_fds = 2,
 		.pty_mode = HIJACK_PTY_AUTO,
@@ -179,7 +179,7 @@ START_TEST(text_full)
 		"seccomp: file; target mode 2, no_new_privs yes; command gets 1 filter(s) from the policy file, no_new_privs yes\n"
 		"lsm:     apparmor, target: docker-default (enforce)\n"
 		"env:     reset: 1 variable\n"
-		"  note:   not the target's, as the command has ids other than the target's (--env=target gives it anyway)\n"
+		"  note:   not the target's, as the command runs with ids other than the target's (--env=target gives it anyway)\n"
 		"fds:     0-2 and 3-4\n"
 		"tty:     auto: a new pseudo-terminal from the target's /dev/ptmx on fds 0,2, relayed\n"
 		"limits:  target: oom_score_adj 123 (caller 0); differing: fsize 9223372036854775808/unlimited, nofile 777/888\n");
@@ -207,7 +207,7 @@ START_TEST(json_full)
 		"\"mnt\":{\"caller\":{\"dev\":\"0:4\",\"ino\":4026531836},\"target\":{\"dev\":\"0:4\",\"ino\":4026531836},\"action\":\"same\",\"enter\":false},"
 		"\"time\":{\"caller\":{\"dev\":\"0:4\",\"ino\":4026531837},\"target\":{\"dev\":\"0:4\",\"ino\":0},\"action\":\"unsupported\",\"enter\":false}},"
 		"\"root\":{\"mode\":\"target\",\"path\":\"/\"},"
-		"\"cwd\":{\"mode\":\"path\",\"path\":\"/srv/a \\\"b\\\"\\\\c\\u009b\xc3\xa9\\u00ff\"},"
+		"\"cwd\":{\"mode\":\"path\",\"path\":\"/srv/a \\\"b\\\"\\\\c\\u009b\xc3\xa9\\u00ff\",\"why\":null},"
 		"\"creds\":{\"mode\":\"target\","
 		"\"command\":{\"uid\":[33,33,33],\"gid\":[33,33,33],\"groups\":[27,1000]},"
 		"\"target\":{\"uid\":[33,33,33],\"gid\":[33,33,33],\"groups\":[27,1000]},"
@@ -224,7 +224,7 @@ START_TEST(json_full)
 		"{\"controllers\":\"name=x\",\"target\":\"/\",\"caller\":\"/\",\"dir\":null,\"join\":false}]},"
 		"\"seccomp\":{\"mode\":\"file\",\"target_mode\":2,\"target_no_new_privs\":true,\"filters\":1,\"no_new_privs\":true},"
 		"\"lsm\":{\"active\":\"apparmor\",\"mode\":\"target\",\"label\":\"docker-default (enforce)\"},"
-		"\"env\":{\"mode\":\"reset\",\"count\":1,\"why\":\"ids other than the target's\"},"
+		"\"env\":{\"mode\":\"reset\",\"count\":1,\"why\":\"the command runs with ids other than the target's\"},"
 		"\"preserve_fds\":2,"
 		"\"pty\":{\"mode\":\"auto\",\"fds\":[0,2]},"
 		"\"limits\":{\"mode\":\"target\",\"oom_score_adj\":123,\"rlimits\":{"

@@ -4,6 +4,7 @@
  * fresh namespaces (src/libhijack/target.c, plan.c, explain.c), and what
  * the accessors of a plan give.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stddef.h>
@@ -308,52 +309,79 @@ START_TEST(confinement_parts)
 }
 END_TEST
 
-/* The plan's environment with @o, and why it was reset, if it was. */
-static enum hijack_part_mode env_of(const struct hijack_opts *o,
-				    const char **why, bool *have_path)
+/*
+ * What a plan with @o gives of the target's: its environment and working
+ * directory (true when they are the target's), why not, and whether the
+ * reset environment has its fixed PATH and HOME.
+ */
+struct freer_view {
+	bool env, wd, path, home;
+	const char *env_why, *wd_why;
+};
+
+static struct freer_view view_of(const struct hijack_opts *o)
 {
 	struct hijack_plan *p = plan_for(o, 0);
-	enum hijack_part_mode m = p->env_mode;
+	struct freer_view v = {
+		.env = p->env_mode == HIJACK_FROM_TARGET,
+		.wd = p->wd_mode == HIJACK_DIR_TARGET,
+		.env_why = p->env_why,
+		.wd_why = p->wd_why,
+	};
 	char **e;
 
-	*why = p->env_why;
-	*have_path = false;
-	for (e = p->envp; *e; e++)
-		*have_path |= strcmp(*e, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin") == 0;
+	if (!v.wd)
+		ck_assert_str_eq(p->wd, "/");
+	for (e = p->envp; *e; e++) {
+		v.path |= strcmp(*e, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin") == 0;
+		v.home |= strcmp(*e, "HOME=/") == 0;
+	}
 	hijack_plan_free(p);
-	return m;
+	return v;
 }
 
-/*
- * The target's environment is the default only for a command confined as
- * the target is; any other gets the reset one with a fixed PATH, unless
- * the caller asked for the target's by name.
- */
 /* Case @i of a command freer than the target: @o set so, and the reason. */
 static const char *freer_than_target(int i, struct hijack_opts *o)
 {
 	switch (i) {
-	case 0: o->user = "65534"; return "ids other than the target's";
-	case 1: o->group = "65534"; return "ids other than the target's";
-	case 2: o->creds = HIJACK_KEEP; return "ids other than the target's";
-	case 3: o->caps = HIJACK_KEEP; return "the caller's capabilities";
+	case 0: o->user = "65534";
+		return "the command runs with ids other than the target's";
+	case 1: o->group = "65534";
+		return "the command runs with ids other than the target's";
+	case 2: o->creds = HIJACK_KEEP;
+		return "the command runs with ids other than the target's";
+	case 3: o->caps = HIJACK_KEEP;
+		return "the command keeps the caller's capabilities";
 	case 4: o->seccomp = HIJACK_NONE;
-		return "a seccomp filter other than the target's";
-	case 5: o->lsm = HIJACK_KEEP; return "the caller's LSM label";
-	case 6: o->cgroup = HIJACK_KEEP; return "the caller's cgroups";
-	case 7: o->limits = HIJACK_KEEP; return "the caller's resource limits";
-	case 8: o->root_mode = HIJACK_DIR_KEEP;
-		return "a root directory other than the target's";
-	case 9: o->ns_exclude = HIJACK_NS_BIT(HIJACK_NS_NET);
-		return "a namespace other than the target's";
+		return "the command has a seccomp filter other than the target's";
+	case 5: o->lsm = HIJACK_KEEP;
+		return "the command keeps the caller's LSM label";
+	case 6: o->cgroup = HIJACK_KEEP;
+		return "the command stays in the caller's cgroups";
+	case 7: o->limits = HIJACK_KEEP;
+		return "the command keeps the caller's resource limits";
+	case 8: o->preserve_fds = 1;
+		return "the command gets file descriptors of the caller's";
+	case 9: o->root_mode = HIJACK_DIR_KEEP;
+		return "the command has a root directory other than the target's";
+	case 10: o->ns_exclude = HIJACK_NS_BIT(HIJACK_NS_NET);
+		return "the command stays outside a namespace of the target";
 	default: return NULL;
 	}
 }
 
-START_TEST(env_follows_confinement)
+/*
+ * The target's environment and working directory are the defaults only
+ * for a command confined as the target is; any other gets the reset
+ * environment, with a fixed PATH and HOME, and "/", unless the caller
+ * asked for the target's by name, part by part.
+ */
+START_TEST(freer_command_not_given_the_targets)
 {
-	const char *why, *want;
-	bool path;
+	const unsigned int env = HIJACK_PART_BIT(HIJACK_PART_ENV);
+	const unsigned int wd = HIJACK_PART_BIT(HIJACK_PART_WD);
+	struct freer_view v;
+	const char *want;
 	int i;
 
 	for (i = 0; ; i++) {
@@ -362,32 +390,81 @@ START_TEST(env_follows_confinement)
 		want = freer_than_target(i, &o);
 		if (!want)
 			break;
-		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_RESET);
-		ck_assert_pstr_eq(why, want);
-		ck_assert(path);
-		/* Asked for by name, the target's it is. */
-		o.env_target_anyway = true;
-		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_FROM_TARGET);
-		ck_assert_ptr_null(why);
+		v = view_of(&o);
+		ck_assert(!v.env && !v.wd && v.path && v.home);
+		ck_assert_pstr_eq(v.env_why, want);
+		ck_assert_pstr_eq(v.wd_why, want);
+		/* Asked for by name, the target's it is, part by part. */
+		o.target_anyway = env;
+		v = view_of(&o);
+		ck_assert(v.env && !v.wd);
+		ck_assert_ptr_null(v.env_why);
+		o.target_anyway = wd;
+		v = view_of(&o);
+		ck_assert(!v.env && v.wd);
+		ck_assert_ptr_null(v.wd_why);
 		/* A caller built before the field existed cannot ask. */
-		o.struct_size = offsetof(struct hijack_opts, env_target_anyway);
-		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_RESET);
+		o.target_anyway = env | wd;
+		o.struct_size = offsetof(struct hijack_opts, target_anyway);
+		v = view_of(&o);
+		ck_assert(!v.env && !v.wd);
 	}
-	ck_assert_int_eq(i, 10);
+	ck_assert_int_eq(i, 11);
 	{
 		struct hijack_opts o = HIJACK_OPTS_INIT;
 
-		/* The target's own confinement: its environment. */
-		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_FROM_TARGET);
-		ck_assert_ptr_null(why);
-		/* An explicit reset is not explained as a default. */
+		/* The target's own confinement: its environment and cwd. */
+		v = view_of(&o);
+		ck_assert(v.env && v.wd);
+		ck_assert_ptr_null(v.env_why);
+		ck_assert_ptr_null(v.wd_why);
+		/* An explicit reset or path is not explained as a default. */
 		o.user = "65534";
 		o.env = HIJACK_RESET;
-		ck_assert_int_eq(env_of(&o, &why, &path), HIJACK_RESET);
-		ck_assert_ptr_null(why);
+		o.wd_mode = HIJACK_DIR_PATH;
+		o.wd_path = "/";
+		v = view_of(&o);
+		ck_assert(!v.env && !v.wd && v.path && v.home);
+		ck_assert_ptr_null(v.env_why);
+		ck_assert_ptr_null(v.wd_why);
 	}
 }
 END_TEST
+
+/*
+ * A target whose real and effective ids differ runs a setuid program: its
+ * environment and working directory are its caller's, not its own.
+ */
+START_TEST(setuid_target_not_its_own)
+{
+	struct hijack_opts o = HIJACK_OPTS_INIT;
+	struct freer_view v;
+	pid_t twin = target;
+	int ready[2];
+	char c;
+
+	ck_assert_int_eq(pipe2(ready, O_CLOEXEC), 0);
+	target = fork();
+	ck_assert_int_ge(target, 0);
+	if (target == 0) {
+		if (setresuid(65534, 0, 0) < 0)
+			_exit(1);
+		(void)write(ready[1], "r", 1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	v = view_of(&o);
+	ck_assert(!v.env && !v.wd);
+	ck_assert_pstr_eq(v.env_why, "the target runs a setuid or setgid program, whose environment and working directory its caller chose");
+	(void)kill(target, SIGKILL);
+	(void)waitpid(target, NULL, 0);
+	target = twin;
+}
+END_TEST
+
 START_TEST(terminal)
 {
 	struct hijack_opts o = HIJACK_OPTS_INIT;
@@ -501,7 +578,8 @@ START_TEST(accessors)
 			 -EINVAL);
 
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_ROOT), HIJACK_DIR_PATH);
-	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_WD), HIJACK_DIR_TARGET);
+	/* Freer than the target: "/", not its working directory. */
+	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_WD), HIJACK_DIR_PATH);
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CREDS), HIJACK_FROM_TARGET);
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CAPS), HIJACK_KEEP);
 	ck_assert_int_eq(hijack_plan_mode(p, HIJACK_PART_CGROUP), HIJACK_FROM_TARGET);
@@ -647,7 +725,8 @@ int main(void)
 		tcase_add_test(priv, long_paths);
 		tcase_add_test(priv, bad_opts);
 		tcase_add_test(priv, confinement_parts);
-		tcase_add_test(priv, env_follows_confinement);
+		tcase_add_test(priv, freer_command_not_given_the_targets);
+		tcase_add_test(priv, setuid_target_not_its_own);
 		tcase_add_test(priv, terminal);
 		tcase_add_test(priv, accessors);
 		tcase_add_test(priv, container_from_target);

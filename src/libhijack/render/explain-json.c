@@ -124,6 +124,18 @@ static json_t *dir(enum hijack_dir_mode mode, const char *path)
 		       set(o, "path", str(path)));
 }
 
+/* The working directory: a directory, and why it is not the target's. */
+static json_t *cwd_dir(const struct hj_explain *v)
+{
+	json_t *o = dir(v->wd_mode, v->wd);
+
+	if (o && set(o, "why", str(v->wd_why)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* @groups false: the caller's, whose groups are not read. */
 static json_t *creds(const struct hijack_creds *c, bool groups)
 {
@@ -294,7 +306,7 @@ static json_t *tree(const struct hj_explain *v)
 
 	return done(top, add_target(top, v) ||
 			 set(top, "root", dir(v->root_mode, v->root)) ||
-			 set(top, "cwd", dir(v->wd_mode, v->wd)) ||
+			 set(top, "cwd", cwd_dir(v)) ||
 			 set(top, "creds", creds_part(v)) ||
 			 set(top, "caps", caps_part(v)) ||
 			 set(top, "cgroups", cgroups_part(v)) ||

@@ -50,6 +50,9 @@ static void print_dirs(const struct hj_explain *v, FILE *f)
 {
 	fprintf(f, "root:    %s (%s)\n", v->root, hj_explain_dir_name(v->root_mode));
 	fprintf(f, "cwd:     %s (%s)\n", v->wd, hj_explain_dir_name(v->wd_mode));
+	if (v->wd_why)
+		fprintf(f, "  note:   not the target's, as %s (--wd=target gives it anyway)\n",
+			v->wd_why);
 }
 
 /* Real/effective/saved ids, then the groups ("-" for none). */
@@ -137,7 +140,7 @@ static void print_env_fds(const struct hj_explain *v, FILE *f)
 		hj_explain_part_name(v->env_mode), v->nenv,
 		v->nenv == 1 ? "" : "s");
 	if (v->env_why)
-		fprintf(f, "  note:   not the target's, as the command has %s (--env=target gives it anyway)\n",
+		fprintf(f, "  note:   not the target's, as %s (--env=target gives it anyway)\n",
 			v->env_why);
 
 	fputs("fds:     0-2", f);

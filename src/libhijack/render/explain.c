@@ -27,6 +27,7 @@ void hj_explain_read(const struct hijack_plan *p, struct hj_explain *ret)
 	ret->root_mode = p->root_mode;
 	ret->root = p->root;
 	ret->wd_mode = p->wd_mode;
+	ret->wd_why = p->wd_why;
 	ret->wd = p->wd;
 
 	ret->creds_mode = p->creds_mode;

@@ -27,6 +27,7 @@ struct hj_explain {
 	/* Root and working directory. */
 	enum hijack_dir_mode root_mode, wd_mode;
 	const char *root, *wd;
+	const char *wd_why;		/* NULL, or why "/" by default */
 
 	/* Credentials and capabilities: the command's, the target's, the caller's. */
 	enum hijack_part_mode creds_mode;

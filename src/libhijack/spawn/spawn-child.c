@@ -15,6 +15,7 @@
 #include <linux/keyctl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -162,6 +163,38 @@ static int child_session(struct hijack_diag *d)
 }
 
 /*
+ * With hijack(2) taking them, the credentials are the target's at the
+ * moment of the call, while the plan (the environment and working
+ * directory among them) was made for the ones read before: a target that
+ * ran a setuid program in between would hand its new ids a plan made for
+ * its old ones.  They must be the plan's.
+ */
+static int child_creds_as_planned(const struct hijack_plan *p,
+				  struct hijack_diag *d)
+{
+	struct hijack_creds now = { 0 };
+	gid_t groups[64];
+	int n;
+
+	(void)getresuid(&now.uid, &now.euid, &now.suid);
+	(void)getresgid(&now.gid, &now.egid, &now.sgid);
+	/* An invalid id changes nothing, and gives the current one. */
+	now.fsuid = (uid_t)setfsuid((uid_t)-1);
+	now.fsgid = (gid_t)setfsgid((gid_t)-1);
+	n = getgroups(ARRAY_SIZE(groups), groups);
+	if (n >= 0) {
+		now.groups = groups;
+		now.ngroups = (size_t)n;
+	}
+	/* More groups than fit here compare unequal: refused, not let by. */
+	if (n < 0 || !hj_creds_same(&now, &p->creds))
+		return hj_diag_set(d, HIJACK_STEP_CREDS, EAGAIN,
+				   "the credentials of pid %d changed during the entry",
+				   (int)p->pid);
+	return 0;
+}
+
+/*
  * A new, empty session keyring, as runc exec gives: the caller's would
  * otherwise be inherited, and with it every key the caller's login put
  * there, readable by a command of the same uid.  Joined after the
@@ -235,6 +268,11 @@ static int child_confine(struct spawn *s, struct hijack_diag *d)
 		if (r < 0)
 			return r;
 		r = child_nodump(d);
+		if (r < 0)
+			return r;
+	}
+	if (!creds) {
+		r = child_creds_as_planned(p, d);
 		if (r < 0)
 			return r;
 	}
