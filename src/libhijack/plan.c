@@ -59,6 +59,17 @@ static int plan_namespaces(const struct hijack_target *t,
 		struct stat st;
 
 		r = hj_ns_ino(t->procfd, i, &s->ino);
+		/*
+		 * Absent for the target but not for hijack: the kernel has
+		 * the type, and the target's cannot be read (check_target()
+		 * refuses the usual cause, an exited main thread, already).
+		 * Never taken for "this kernel lacks it", which would leave
+		 * the namespace out unasked.
+		 */
+		if (r == -ENOENT && hj_ns_ino(self, i, &s->self_ino) == 0)
+			return hj_diag_set(d, HIJACK_STEP_OPEN, ESRCH,
+					   "/proc/%d/ns/%s", (int)t->pid,
+					   hijack_ns_name(i));
 		if (r == -ENOENT) {
 			/* This kernel lacks the type: fine unless asked for. */
 			if (o->ns_select & HIJACK_NS_BIT(i) & ~o->ns_exclude)
@@ -260,6 +271,16 @@ static int check_target(const struct hijack_target *t, char **ret_status,
 	    atoi(buf) == 1)
 		return hj_diag_set(d, HIJACK_STEP_TARGET, EINVAL,
 				   "pid %d is a kernel thread", (int)t->pid);
+	/*
+	 * A zombie, or a process whose main thread has exited while others
+	 * run on: its /proc/PID/ns, root and cwd are gone, so what it is in
+	 * cannot be read, nor entered as a whole.
+	 */
+	if (hj_status_field(status, "State", buf, sizeof(buf)) == 0 &&
+	    (buf[0] == 'Z' || buf[0] == 'X'))
+		return hj_diag_set(d, HIJACK_STEP_TARGET, ESRCH,
+				   "pid %d is a zombie (its main thread has exited): nothing of it to enter",
+				   (int)t->pid);
 	*ret_status = TAKE_PTR(status);
 	return 0;
 }

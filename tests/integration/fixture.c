@@ -18,6 +18,7 @@
  *			 mounted hierarchy (v1 and v2), removed at the end
  *	--cgroup-max N	 ... on the first N mounted hierarchies only
  *	--threads N	 N - 1 more threads in the target, all sleeping
+ *	--leader-exits	 with --threads: the main thread then exits alone
  *	--uid N --gid N	 run as uid/gid N
  *	--groups A,B,..	 supplementary groups
  *	--caps A,B,..	 capability numbers kept: permitted, effective,
@@ -90,6 +91,7 @@ static char cgroup_dirs[32][8192];
 static int ncgroup_dirs;
 static int cgroup_max = 32;	/* --cgroup-max */
 static long nthreads = 1;	/* --threads */
+static int leader_exits;	/* --leader-exits */
 
 static pid_t target_pid;
 
@@ -371,6 +373,9 @@ static void target_main(const struct cfg *c, int ready)
 	if (write(ready, "R", 1) != 1)
 		die("ready");
 	close(ready);
+	/* The main thread only: the others run on, the leader a zombie. */
+	if (leader_exits && nthreads > 1)
+		syscall(SYS_exit, 0);
 	for (;;) {
 		/* pid 1 of its namespace: reap whatever is reparented here. */
 		if (wait(NULL) < 0 && errno == ECHILD)
@@ -501,6 +506,7 @@ int main(int argc, char **argv)
 		{ "deny-mkdir", no_argument, NULL, 'D' },
 		{ "cgroup-max", required_argument, NULL, 'M' },
 		{ "threads", required_argument, NULL, 'H' },
+		{ "leader-exits", no_argument, NULL, 'E' },
 		{ "rlimit", required_argument, NULL, 'L' },
 		{ "oom", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
@@ -562,6 +568,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			cgroup_max = atoi(optarg);
+			break;
+		case 'E':
+			leader_exits = 1;
 			break;
 		case 'H':
 			nthreads = atol(optarg);
