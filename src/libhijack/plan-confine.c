@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/auxv.h>
+#include <linux/capability.h>
 
 #include "internal.h"
 
@@ -197,6 +198,73 @@ static const char *freer_than_target(const struct hijack_target *t,
 	return NULL;
 }
 
+/*
+ * Whether the command is freer than the target in what the kernel's ptrace
+ * check does not look at (it compares ids, capabilities, dumpability and
+ * the LSM label), and seen by the container, in its PID namespace.  Such a
+ * command, once executed, is as dumpable as the container's own processes:
+ * one with its uid could ptrace it and run code outside the target's
+ * filter, namespaces or cgroups.
+ */
+static bool reachable_and_freer(const struct hijack_plan *p)
+{
+	const struct hijack_ns_state *pid = &p->ns[HIJACK_NS_PID];
+	int i;
+
+	if (!pid->enter && pid->ino && pid->ino != pid->self_ino)
+		return false;
+	if (p->seccomp_mode != HIJACK_FROM_TARGET || p->nnp != p->target_nnp ||
+	    p->lsm_mode != HIJACK_FROM_TARGET ||
+	    p->cgroup_mode != HIJACK_FROM_TARGET ||
+	    p->limits_mode != HIJACK_FROM_TARGET || p->preserve_fds ||
+	    p->root_mode != HIJACK_DIR_TARGET)
+		return true;
+	for (i = 0; i < _HIJACK_NS_MAX; i++)
+		if (p->ns[i].ino && !p->ns[i].enter &&
+		    (p->ns[i].ino != p->ns[i].self_ino ||
+		     p->ns[i].dev != p->ns[i].self_dev))
+			return true;
+	return false;
+}
+
+/*
+ * The mark: beside the target's capabilities, one the container does not
+ * hold (CAP_WAKE_ALARM, or CAP_BLOCK_SUSPEND when it holds that one), in
+ * every set, ambient too, so that it survives the command's exec.  The
+ * ptrace check lets a process without CAP_SYS_PTRACE reach another only
+ * if the other's permitted set is a subset of its own: no process of the
+ * container passes it.  The price is that capability, which wakes the
+ * machine from suspend; --tools marks its command the same way (tools.c).
+ * A container that holds CAP_SYS_PTRACE, or both marks, passes anyway:
+ * nothing is marked, and --explain says so.
+ */
+static void plan_mark(struct hijack_plan *p)
+{
+	unsigned long long bnd = p->target_caps.bnd, bit;
+
+	p->mark = -1;
+	if (p->caps_mode != HIJACK_FROM_TARGET || !reachable_and_freer(p))
+		return;
+	if (bnd & (1ULL << CAP_SYS_PTRACE)) {
+		p->mark_note = "none: the container holds CAP_SYS_PTRACE, and may ptrace the command whatever it holds";
+		return;
+	}
+	if (!(bnd & (1ULL << CAP_WAKE_ALARM)))
+		p->mark = CAP_WAKE_ALARM;
+	else if (!(bnd & (1ULL << CAP_BLOCK_SUSPEND)))
+		p->mark = CAP_BLOCK_SUSPEND;
+	if (p->mark < 0) {
+		p->mark_note = "none: the container holds CAP_WAKE_ALARM and CAP_BLOCK_SUSPEND";
+		return;
+	}
+	bit = 1ULL << p->mark;
+	p->caps.bnd |= bit;
+	p->caps.inh |= bit;
+	p->caps.prm |= bit;
+	p->caps.eff |= bit;
+	p->caps.amb |= bit;
+}
+
 static bool opts_anyway(const struct hijack_opts *o, enum hijack_part part)
 {
 	return OPTS_HAVE(o, target_anyway) &&
@@ -269,6 +337,7 @@ int hj_plan_confinement(const struct hijack_target *t,
 	r = plan_freer(t, o, p, d);
 	if (r < 0)
 		return r;
+	plan_mark(p);
 	r = hj_env_plan(t, o, p, d);
 	if (r < 0)
 		return r;

@@ -156,6 +156,10 @@ struct hj_caller {
  * @caps: the sets the command is given before exec.
  * @target_caps: the target's.
  * @caps_note: why @caps differ from @target_caps, or "".
+ * @mark: the capability added to @caps so that the container's processes
+ *	cannot ptrace a command freer than the target (plan_mark() in
+ *	plan-confine.c), or -1 for none.
+ * @mark_note: why there is no mark where one was wanted, or NULL.
  * @cgroup_mode: HIJACK_FROM_TARGET or HIJACK_KEEP.
  * @cgroups: the target's hierarchies, @ncgroups of them.
  * @ncgroups: the number of entries in @cgroups.
@@ -209,6 +213,8 @@ struct hijack_plan {
 	struct hijack_caps caps;
 	struct hijack_caps target_caps;
 	char caps_note[160];
+	int mark;
+	const char *mark_note;
 	enum hijack_part_mode cgroup_mode;
 	struct hijack_cgroup *cgroups;
 	size_t ncgroups;

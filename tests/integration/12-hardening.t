@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 53
+plan 56
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -448,6 +448,44 @@ is "$("$HIJACK" --pid "$suid" --no-pty -- python3 -c "import json, os; print(os.
 	"a setuid target: its caller's environment and working directory do not reach the command"
 kill "$suid" 2>/dev/null
 wait "$suid" 2>/dev/null
+
+# --- 10b. a freer command is out of the container's reach ----------------
+# A command that keeps the target's uid but not its filter or a namespace
+# is, once executed, as dumpable as the container's processes: one of them
+# with that uid could ptrace it, or read its /proc/PID/environ, and run
+# code outside the filter or in the host's namespace.  It is marked with a
+# capability the container lacks (35, CAP_WAKE_ALARM), which the kernel's
+# check then refuses them for; a command confined as the target is not.
+start_target --uid 1000 --gid 1000 --caps 0 --bound 0,5
+# reach ARGS: from inside the container, as its uid, whether the process
+# running ARGS lets its environ be read.
+reach() {
+	"$HIJACK" --pid "$TARGET" --no-pty -- /bin/sh -c '
+		for d in /proc/[0-9]*; do
+			[ "$(tr "\0" " " <$d/cmdline 2>/dev/null)" = "$1 " ] || continue
+			cat $d/environ >/dev/null 2>&1 && echo read || echo refused
+			grep "^CapAmb" $d/status | cut -f2
+		done' sh "$1" | tr '\n' ' '
+}
+for how in --seccomp=none --no-ns=net; do
+	"$HIJACK" --pid "$TARGET" --no-pty "$how" -- sleep 3771 &
+	hj=$!
+	_w=0
+	while [ $_w -lt 100 ] && [ -z "$(reach 'sleep 3771')" ]; do sleep 0.05; _w=$((_w + 1)); done
+	is "$(reach 'sleep 3771')" "refused 0000000800000001 " "$how: the container's processes cannot reach the command, marked with CAP_WAKE_ALARM"
+	kill "$hj" 2>/dev/null
+	pkill -f '^sleep 3771$'
+	wait "$hj" 2>/dev/null
+done
+"$HIJACK" --pid "$TARGET" --no-pty -- sleep 3772 &
+hj=$!
+_w=0
+while [ $_w -lt 100 ] && [ -z "$(reach 'sleep 3772')" ]; do sleep 0.05; _w=$((_w + 1)); done
+is "$(reach 'sleep 3772')" "read 0000000000000001 " "a command confined as the target: no mark, reachable as the container's own"
+kill "$hj" 2>/dev/null
+pkill -f '^sleep 3772$'
+wait "$hj" 2>/dev/null
+stop_target
 
 # --- 11. a target whose main thread has exited --------------------------
 # Its /proc/PID/ns entries are gone while its other threads run on: read

@@ -100,6 +100,7 @@ static void full(struct hj_explain *v)
 		.lsm = "apparmor",
 		.lsm_mode = HIJACK_FROM_TARGET,
 		.lsm_label = "docker-default (enforce)",
+		.mark = -1,
 		.env_mode = HIJACK_RESET,
 		.env_why = "the command runs with ids other than the target's",
 		.nenv = 1,
@@ -216,7 +217,7 @@ START_TEST(json_full)
 		"\"command\":{\"inh\":\"0000000000000000\",\"prm\":\"0000000000000420\",\"eff\":\"0000000000000420\",\"bnd\":\"0000000000000423\",\"amb\":\"0000000000000420\"},"
 		"\"target\":{\"inh\":\"0000000000000000\",\"prm\":\"0000000000000420\",\"eff\":\"0000000000000420\",\"bnd\":\"0000000000000423\",\"amb\":\"0000000000000420\"},"
 		"\"caller\":{\"inh\":\"0000000000000000\",\"prm\":\"0000000000000000\",\"eff\":\"0000000000000000\",\"bnd\":\"0000000000000000\",\"amb\":\"0000000000000000\"},"
-		"\"note\":\"no CAP_SETPCAP\"},"
+		"\"note\":\"no CAP_SETPCAP\",\"mark\":null},"
 		"\"cgroups\":{\"mode\":\"target\",\"hierarchies\":["
 		"{\"controllers\":\"\",\"target\":\"/web\",\"caller\":\"/\",\"dir\":\"/sys/fs/cgroup/web\",\"join\":true},"
 		"{\"controllers\":\"pids\",\"target\":\"/web\",\"caller\":\"/\",\"dir\":null,\"join\":true},"

@@ -189,7 +189,8 @@ static json_t *caps_part(const struct hj_explain *v)
 		       set(o, "command", caps(v->caps)) ||
 		       set(o, "target", caps(v->target_caps)) ||
 		       set(o, "caller", caps(v->caller_caps)) ||
-		       set(o, "note", str(v->caps_note)));
+		       set(o, "note", str(v->caps_note)) ||
+		       set(o, "mark", v->mark >= 0 ? json_integer(v->mark) : json_null()));
 }
 
 static json_t *cgroups_part(const struct hj_explain *v)

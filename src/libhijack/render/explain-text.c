@@ -90,6 +90,11 @@ static void print_creds_caps(const struct hj_explain *v, FILE *f)
 		print_caps("caller", v->caller_caps, f);
 	if (v->caps_note[0])
 		fprintf(f, "  note:   %s\n", v->caps_note);
+	if (v->mark >= 0)
+		fprintf(f, "  mark:   capability %d, which the container lacks: its processes cannot ptrace this command, freer than the target\n",
+			v->mark);
+	else if (v->mark_note)
+		fprintf(f, "  mark:   %s\n", v->mark_note);
 	fprintf(f, "  securebits: %s\n", v->securebits_copied ?
 		"the target's, copied by hijack(2)" :
 		"left at the kernel default: no interface reads another task's");

@@ -57,6 +57,8 @@ void hj_explain_read(const struct hijack_plan *p, struct hj_explain *ret)
 
 	while (p->envp && p->envp[n])
 		n++;
+	ret->mark = p->mark;
+	ret->mark_note = p->mark_note;
 	ret->env_mode = p->env_mode;
 	ret->env_why = p->env_why;
 	ret->nenv = n;

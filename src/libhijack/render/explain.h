@@ -53,6 +53,8 @@ struct hj_explain {
 	const char *lsm_label;
 
 	/* Environment, fds, terminal. */
+	int mark;			/* -1: none */
+	const char *mark_note;		/* NULL, or why none where wanted */
 	enum hijack_part_mode env_mode;
 	const char *env_why;		/* NULL, or why reset by default */
 	size_t nenv;
