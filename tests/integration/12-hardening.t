@@ -467,24 +467,27 @@ reach() {
 			grep "^CapAmb" $d/status | cut -f2
 		done' sh "$1" | tr '\n' ' '
 }
-for how in --seccomp=none --no-ns=net; do
-	"$HIJACK" --pid "$TARGET" --no-pty "$how" -- sleep 3771 &
-	hj=$!
+# reached ARG WHAT...: start "sleep ARG" through hijack with options WHAT
+# and give what reach() says of it.
+reached() {
+	_s=$1
+	shift
+	"$HIJACK" --pid "$TARGET" --no-pty "$@" -- sleep "$_s" &
+	_hj=$!
 	_w=0
-	while [ $_w -lt 100 ] && [ -z "$(reach 'sleep 3771')" ]; do sleep 0.05; _w=$((_w + 1)); done
-	is "$(reach 'sleep 3771')" "refused 0000000800000001 " "$how: the container's processes cannot reach the command, marked with CAP_WAKE_ALARM"
-	kill "$hj" 2>/dev/null
-	pkill -f '^sleep 3771$'
-	wait "$hj" 2>/dev/null
+	while [ $_w -lt 100 ] && [ -z "$(reach "sleep $_s")" ]; do
+		sleep 0.05
+		_w=$((_w + 1))
+	done
+	reach "sleep $_s"
+	kill "$_hj" 2>/dev/null
+	pkill -x -f "sleep $_s"
+	wait "$_hj" 2>/dev/null
+}
+for how in --seccomp=none --no-ns=net; do
+	is "$(reached 3771 "$how")" "refused 0000000800000001 " "$how: the container's processes cannot reach the command, marked with CAP_WAKE_ALARM"
 done
-"$HIJACK" --pid "$TARGET" --no-pty -- sleep 3772 &
-hj=$!
-_w=0
-while [ $_w -lt 100 ] && [ -z "$(reach 'sleep 3772')" ]; do sleep 0.05; _w=$((_w + 1)); done
-is "$(reach 'sleep 3772')" "read 0000000000000001 " "a command confined as the target: no mark, reachable as the container's own"
-kill "$hj" 2>/dev/null
-pkill -f '^sleep 3772$'
-wait "$hj" 2>/dev/null
+is "$(reached 3772)" "read 0000000000000001 " "a command confined as the target: no mark, reachable as the container's own"
 stop_target
 
 # --- 11. a target whose main thread has exited --------------------------
