@@ -49,6 +49,13 @@ description:
     target's user may use them without a password, as root may). Where the
     container has neither, set C(ansible_user) (hijack C(--user)) instead, and
     hijack then starts the task as that user directly.
+  - Prefer C(ansible_user) to C(become) into a target whose user is not
+    trusted (an application's process): Ansible makes its temporary
+    directory and uploads files (C(copy), C(template)) as the target's user
+    before become, so that user could change what the become user then
+    reads. With C(ansible_user), every step runs as that user. The su or
+    sudo that become runs is found through a fixed C(PATH), in C(/), with
+    the reset environment.
   - Every hijack run is given C(--reason) naming the play and the task
     (C(ansible play 'NAME', task 'NAME')), after C(hijack_reason) when that
     is set, so that hijack's audit records of a fleet run can be followed
