@@ -50,7 +50,7 @@ description:
     container has neither, set C(ansible_user) (hijack C(--user)) instead, and
     hijack then starts the task as that user directly.
   - Prefer C(ansible_user) to C(become) into a target whose user is not
-    trusted (an application's process): Ansible makes its temporary
+    trusted (an application's process). Ansible makes its temporary
     directory and uploads files (C(copy), C(template)) as the target's user
     before become, so that user could change what the become user then
     reads. With C(ansible_user), every step runs as that user. The su or
@@ -112,7 +112,7 @@ options:
       - The environment (hijack C(--env)), C(target), C(keep), C(reset) or C(clear).
       - Unset, hijack gives the target's environment (and working directory)
         only to a task that runs as the target does; one that runs as another
-        user (O(remote_user)) or freer gets the reset one (and C(/)), as the
+        user (C(remote_user)) or freer gets the reset one (and C(/)), as the
         target's could run the container's own code (C(PYTHONPATH),
         C(LD_PRELOAD)) as that user. A task with C(become) gets the reset one
         too, and C(/), since C(su) or C(sudo) inside makes it another user's.
