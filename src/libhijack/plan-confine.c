@@ -155,27 +155,15 @@ static bool env_own(const struct hijack_target *t, const struct hijack_plan *p)
 }
 
 /*
- * Why the command is freer than the target, or NULL when it is not: it
- * runs with the target's ids, every part of its confinement is the
- * target's, it gets no fd of the caller's, and it is in every namespace
- * and the root directory of the target, whose environment is its own.
- * Only then are the target's environment and working directory its
- * defaults: otherwise the container's LD_PRELOAD, PYTHONPATH or BASH_ENV,
- * or the modules and configuration files a program finds in its working
- * directory (Python's sys.path starts there), would run the container's
- * code with what the command has beyond the target, or, outside the
- * target's mount namespace, load a file of the container's by a host path.
+ * Why the command is freer than the target in what the kernel's ptrace
+ * check does not look at (it compares ids, capabilities, dumpability and
+ * the LSM label): another filter, the caller's LSM label, cgroups, limits
+ * or fds, another root, a namespace of the target left out.  NULL: none.
  */
-static const char *freer_than_target(const struct hijack_target *t,
-				     const struct hijack_plan *p)
+static const char *freer_in_confinement(const struct hijack_plan *p)
 {
 	int i;
 
-	if (p->creds_mode != HIJACK_FROM_TARGET ||
-	    !hj_creds_same(&p->creds, &p->target_creds))
-		return "the command runs with ids other than the target's";
-	if (p->caps_mode != HIJACK_FROM_TARGET)
-		return "the command keeps the caller's capabilities";
 	if (p->seccomp_mode != HIJACK_FROM_TARGET || p->nnp != p->target_nnp)
 		return "the command has a seccomp filter other than the target's";
 	if (p->lsm_mode != HIJACK_FROM_TARGET)
@@ -193,38 +181,53 @@ static const char *freer_than_target(const struct hijack_target *t,
 		    (p->ns[i].ino != p->ns[i].self_ino ||
 		     p->ns[i].dev != p->ns[i].self_dev))
 			return "the command stays outside a namespace of the target";
+	return NULL;
+}
+
+/*
+ * Why the command is freer than the target, or NULL when it is not: it
+ * runs with the target's ids and capabilities, the rest of its
+ * confinement is the target's (freer_in_confinement()), and the target's
+ * environment is its own.  Only then are the target's environment and
+ * working directory its defaults: otherwise the container's LD_PRELOAD,
+ * PYTHONPATH or BASH_ENV, or the modules and configuration files a
+ * program finds in its working directory (Python's sys.path starts
+ * there), would run the container's code with what the command has beyond
+ * the target, or, outside the target's mount namespace, load a file of the
+ * container's by a host path.
+ */
+static const char *freer_than_target(const struct hijack_target *t,
+				     const struct hijack_plan *p)
+{
+	const char *why;
+
+	if (p->creds_mode != HIJACK_FROM_TARGET ||
+	    !hj_creds_same(&p->creds, &p->target_creds))
+		return "the command runs with ids other than the target's";
+	if (p->caps_mode != HIJACK_FROM_TARGET)
+		return "the command keeps the caller's capabilities";
+	why = freer_in_confinement(p);
+	if (why)
+		return why;
 	if (!env_own(t, p))
 		return "the target runs a setuid or setgid program, whose environment and working directory its caller chose";
 	return NULL;
 }
 
 /*
- * Whether the command is freer than the target in what the kernel's ptrace
- * check does not look at (it compares ids, capabilities, dumpability and
- * the LSM label), and seen by the container, in its PID namespace.  Such a
- * command, once executed, is as dumpable as the container's own processes:
- * one with its uid could ptrace it and run code outside the target's
- * filter, namespaces or cgroups.
+ * Whether the container sees the command, in its PID namespace, while the
+ * command is freer than the target where the ptrace check does not look.
+ * Once executed, such a command is as dumpable as the container's own
+ * processes: one with its uid could ptrace it and run code outside the
+ * target's filter, namespaces or cgroups.
  */
 static bool reachable_and_freer(const struct hijack_plan *p)
 {
 	const struct hijack_ns_state *pid = &p->ns[HIJACK_NS_PID];
-	int i;
 
 	if (!pid->enter && pid->ino && pid->ino != pid->self_ino)
 		return false;
-	if (p->seccomp_mode != HIJACK_FROM_TARGET || p->nnp != p->target_nnp ||
-	    p->lsm_mode != HIJACK_FROM_TARGET ||
-	    p->cgroup_mode != HIJACK_FROM_TARGET ||
-	    p->limits_mode != HIJACK_FROM_TARGET || p->preserve_fds ||
-	    p->root_mode != HIJACK_DIR_TARGET)
-		return true;
-	for (i = 0; i < _HIJACK_NS_MAX; i++)
-		if (p->ns[i].ino && !p->ns[i].enter &&
-		    (p->ns[i].ino != p->ns[i].self_ino ||
-		     p->ns[i].dev != p->ns[i].self_dev))
-			return true;
-	return false;
+	return freer_in_confinement(p) != NULL;
 }
 
 /*

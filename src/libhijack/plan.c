@@ -414,6 +414,7 @@ HIJACK_EXPORT int hijack_plan_build(const struct hijack_target *t,
 		return hj_diag_set(d, HIJACK_STEP_PLAN, ENOMEM, "plan of pid %d",
 				   (int)t->pid);
 	p->pid = t->pid;
+	p->mark = -1;	/* none until plan_mark() says otherwise */
 	r = plan_container(t, p, d);
 	if (r < 0)
 		return r;
