@@ -90,7 +90,7 @@ norm() {
 		-e 's/"dev":"[0-9]*:[0-9]*"/"dev":"D:D"/g' \
 		-e "s/(caller $oom)/(caller OOM)/" \
 		-e 's/^env:     keep: [0-9]* variables$/env:     keep: N variables/' \
-		-e 's/"env":{"mode":"keep","count":[0-9]*}/"env":{"mode":"keep","count":N}/' \
+		-e 's/"env":{"mode":"keep","count":[0-9]*,/"env":{"mode":"keep","count":N,/' \
 		-e '/^cgroups:/,/^seccomp:/{/^  /{/^  (v2) /!d}}' \
 		-e 's/{"controllers":"[^"][^}]*}//g' \
 		-e 's/"hierarchies":\[,*/"hierarchies":[/' \
