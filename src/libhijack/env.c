@@ -204,15 +204,17 @@ int hj_env_plan(const struct hijack_target *t, const struct hijack_opts *o,
 		 * may search its working directory, which may be the
 		 * container's too.  sudo's secure_path, as Debian sets it.
 		 */
-		if (r == 0 && p->env_mode == HIJACK_RESET)
+		if (r == 0 && p->env_mode == HIJACK_RESET) {
 			r = env_put(&envp, &n, "PATH=" HJ_RESET_PATH);
-		/*
-		 * Nor a HOME of the container's choosing, nor one looked up
-		 * by the shell: bash -i and Python's user site read files
-		 * there, which the account's own user may write.
-		 */
-		if (r == 0 && p->env_mode == HIJACK_RESET)
-			r = env_put(&envp, &n, "HOME=/");
+			/*
+			 * Nor a HOME of the container's choosing, nor one
+			 * looked up by the shell: bash -i and Python's user
+			 * site read files there, which the account's own
+			 * user may write.
+			 */
+			if (r == 0)
+				r = env_put(&envp, &n, "HOME=/");
+		}
 		break;
 	default:
 		break;

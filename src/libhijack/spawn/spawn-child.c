@@ -173,7 +173,7 @@ static int child_creds_as_planned(const struct hijack_plan *p,
 				  struct hijack_diag *d)
 {
 	struct hijack_creds now = { 0 };
-	gid_t groups[64];
+	_cleanup_free_ gid_t *groups = NULL;
 	int n;
 
 	(void)getresuid(&now.uid, &now.euid, &now.suid);
@@ -181,12 +181,18 @@ static int child_creds_as_planned(const struct hijack_plan *p,
 	/* An invalid id changes nothing, and gives the current one. */
 	now.fsuid = (uid_t)setfsuid((uid_t)-1);
 	now.fsgid = (gid_t)setfsgid((gid_t)-1);
-	n = getgroups(ARRAY_SIZE(groups), groups);
+	/* As many as the plan's: more compare unequal (getgroups() fails). */
+	if (p->creds.ngroups) {
+		groups = calloc(p->creds.ngroups, sizeof(*groups));
+		if (!groups)
+			return hj_diag_set(d, HIJACK_STEP_CREDS, ENOMEM,
+					   "groups of pid %d", (int)p->pid);
+	}
+	n = getgroups((int)p->creds.ngroups, groups);
 	if (n >= 0) {
 		now.groups = groups;
 		now.ngroups = (size_t)n;
 	}
-	/* More groups than fit here compare unequal: refused, not let by. */
 	if (n < 0 || !hj_creds_same(&now, &p->creds))
 		return hj_diag_set(d, HIJACK_STEP_CREDS, EAGAIN,
 				   "the credentials of pid %d changed during the entry",
