@@ -8,6 +8,7 @@
  * (src/cli/main.c).  hijack(1) shows an example under --explain;
  * tests/integration/18-explain.t holds the exact bytes.
  */
+#include <sys/capability.h>
 #include <sys/resource.h>
 
 #include "explain.h"
@@ -90,9 +91,13 @@ static void print_creds_caps(const struct hj_explain *v, FILE *f)
 		print_caps("caller", v->caller_caps, f);
 	if (v->caps_note[0])
 		fprintf(f, "  note:   %s\n", v->caps_note);
-	if (v->mark >= 0)
-		fprintf(f, "  mark:   capability %d, which the container lacks: its processes cannot ptrace this command, freer than the target\n",
-			v->mark);
+	if (v->mark >= 0) {
+		char *name = cap_to_name(v->mark);
+
+		fprintf(f, "  mark:   %s, which the container lacks: its processes cannot ptrace this command, freer than the target\n",
+			name ? name : "?");
+		cap_free(name);
+	}
 	else if (v->mark_note)
 		fprintf(f, "  mark:   %s\n", v->mark_note);
 	fprintf(f, "  securebits: %s\n", v->securebits_copied ?
