@@ -283,14 +283,6 @@ int audit_journal_send(const struct audit_entry *e, enum audit_event event);
 int audit_syslog_send(const struct audit_entry *e, enum audit_event event);
 int audit_kernel_send(const struct audit_entry *e, enum audit_event event);
 
-/*
- * Ask the kernel now, in a process of its own, whether an audit daemon
- * takes records, so that the first record of this process need not wait
- * for the answer.  Nothing to undo: the record collects the answer, and
- * a process that writes none leaves the asker to finish by itself.
- */
-void audit_kernel_ask(void);
-
 /* The time left until @deadline_mono (CLOCK_MONOTONIC µs), in ms, >= 0. */
 unsigned long long audit_now_mono(void);
 

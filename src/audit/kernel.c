@@ -96,21 +96,17 @@ struct sender {
 };
 
 /*
- * The question asked ahead by audit_kernel_ask(), while hijack reads its
- * target, and answered to the first record: its sender's pidfd.
- */
-static struct sender ahead;
-static int ahead_pidfd = -EBADF;
-
-/*
  * The sender: ask (when @ask), then send.  It runs in a process that shares hijack's
  * memory (CLONE_VM), because a copy of hijack's page tables costs a
  * millisecond on some virtual machines, twice an entry.  So it calls
  * nothing but libaudit's question and send, which use their own stack
  * frames and system calls (no allocation: the terminal is looked up
  * beforehand), with every signal blocked, while hijack waits in ppoll()
- * with every signal blocked too.  Its exit status is the errno of what
- * failed, ENOENT for "no audit log to write to".
+ * with every signal blocked too.  It never runs beside hijack's own code:
+ * it shares the thread block too, errno with it, and a libc call of
+ * hijack's that failed would find the sender's errno in place of its
+ * own (reading the target's limits once failed so).  Its exit status is
+ * the errno of what failed, ENOENT for "no audit log to write to".
  */
 static int sender_main(void *arg)
 {
@@ -244,25 +240,6 @@ static bool no_audit(int err)
 	return err == EINVAL || err == EPROTONOSUPPORT || err == EAFNOSUPPORT;
 }
 
-void audit_kernel_ask(void)
-{
-	int fd;
-
-	if (kernel_log != KERNEL_LOG_UNKNOWN || ahead_pidfd >= 0)
-		return;
-	fd = audit_open();
-	if (fd < 0) {
-		if (no_audit(errno))
-			kernel_log = KERNEL_LOG_NONE;
-		return;
-	}
-	ahead = (struct sender){ .fd = fd, .ask = true };
-	if (start_sender(&ahead, &ahead_pidfd) < 0)
-		ahead_pidfd = -EBADF;
-	/* The sender has a copy of its own. */
-	audit_close(fd);
-}
-
 /* The terminal libaudit would name, looked up here: it may allocate. */
 static void find_tty(char *buf, size_t len)
 {
@@ -324,14 +301,8 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 	size_t nkv, i;
 	bool cut;
 
-	/* 500 ms for the question asked ahead and the record together. */
+	/* 500 ms for the question and the record together. */
 	deadline = audit_now_mono() + 2ULL * AUDIT_SEND_TIMEOUT_MS * 1000ULL;
-	if (ahead_pidfd >= 0) {
-		r = learn(finish_sender(ahead_pidfd, deadline));
-		ahead_pidfd = -EBADF;
-		if (r < 0)
-			return r;
-	}
 	if (kernel_log == KERNEL_LOG_NONE)
 		return -ENOENT;
 	/* A kernel without audit says so here, without a process. */

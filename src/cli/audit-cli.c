@@ -46,9 +46,6 @@ void cli_audit_begin(struct cli_audit *au, const struct cli_args *a)
 				  .session_dirfd = -EBADF };
 	(void)audit_policy_load(HIJACK_POLICY_FILE, &au->policy, warn_line, NULL);
 	au->on = au->policy.audit;
-	/* Answered while the target is read, for the start record. */
-	if (au->on)
-		audit_kernel_ask();
 	if (audit_entry_init(e) < 0) {
 		/* No session id (no getrandom()): nothing can be recorded. */
 		fprintf(stderr, "hijack: audit: cannot make a session id: %s\n",

@@ -134,8 +134,9 @@ start_target --userns 1000 --deny-mkdir --nnp
 err=$("$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ -- /bin/touch "$marker" 2>&1); rc=$?
 is "$rc" 125 "unprivileged caller, target with seccomp filters: exit 125"
 like "$err" "hijack: seccomp: *pid $TARGET*" "unprivileged caller: the filters of the pid are named"
-out=$("$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ --seccomp=none -- /bin/sh -c 'id -u')
+out=$("$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --root=keep --wd=/ --seccomp=none -- /bin/sh -c 'id -u' 2>"$(tmpdir)/err"); rc=$?
 is "$out" "0" "... and with --seccomp=none it enters, as the target's root"
+[ "$out" = 0 ] || diag "exit $rc; stderr: $(cat "$(tmpdir)/err")"
 
 # Limits the command may not take whole: a hard limit above the caller's
 # needs CAP_SYS_RESOURCE in the host's user namespace to be raised to.

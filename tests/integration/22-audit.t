@@ -460,9 +460,10 @@ EOF
 	rc=$?
 	ok $rc "kernel audit: a command line past 1024 bytes is cut, with argv_cut=\"yes\" beside it"
 	[ $rc = 0 ] || diag "the record: $(head -c 600 "$tmp/au/long")"
-	# Whether a daemon runs is asked once an entry (the kernel starts a
-	# thread to answer each question), and the end record goes where the
-	# start went: one AUDIT_GET (0x3e8), two USER_CMD (0x463).
+	# Whether a daemon runs is asked once an entry, by the start record's
+	# sender (the kernel starts a thread to answer each question), and the
+	# end record goes where the start went: one AUDIT_GET (0x3e8), two
+	# USER_CMD (0x463).
 	strace -f -qq -e trace=sendto -o "$tmp/au/once.st" \
 		"$HIJACK" --pid "$T" --no-pty --reason hj22-once -- true
 	au_find "op=hijack-end hijack_pid=[0-9]* .*reason=\"hj22-once\"" "$tmp/au/once"
