@@ -267,11 +267,8 @@ enum {
 
 /*
  * Write one record everywhere it should go: the journal when journald
- * runs, else syslog (/dev/log); and the kernel's audit log, asked first
- * whether auditd runs only when neither of those took the record (with
- * one of them, AUDIT_DEST_KERNEL means only that the kernel accepted it,
- * which it does with its auditing off too).  Returns the mask of
- * destinations that accepted it (0: none); in
+ * runs, else syslog (/dev/log); and the kernel's audit log when auditd
+ * runs.  Returns the mask of destinations that accepted it (0: none); in
  * @reterr_why, when none did, the reasons; in @ret_none_runs (optional),
  * whether that was because none of them runs at all.
  */
@@ -281,17 +278,10 @@ unsigned int audit_write(const struct audit_entry *e, enum audit_event event,
 /* journald's socket; a unit test alone points it elsewhere. */
 extern const char *audit_journal_socket;
 
-/*
- * Each destination: 0 when it took the record, -ENOENT when it is absent.
- * The kernel's takes @must_know: true when no other destination took the
- * record, so that 0 must mean an audit daemon runs (it asks the kernel
- * first); false sends without asking, and 0 means only that the kernel
- * accepted the record, which it does too when its auditing is off.
- */
+/* Each destination: 0 when it took the record, -ENOENT when it is absent. */
 int audit_journal_send(const struct audit_entry *e, enum audit_event event);
 int audit_syslog_send(const struct audit_entry *e, enum audit_event event);
-int audit_kernel_send(const struct audit_entry *e, enum audit_event event,
-		      bool must_know);
+int audit_kernel_send(const struct audit_entry *e, enum audit_event event);
 
 /* The time left until @deadline_mono (CLOCK_MONOTONIC µs), in ms, >= 0. */
 unsigned long long audit_now_mono(void);

@@ -7,11 +7,9 @@
  * back and no value can pose as another field.  The kernel adds the
  * caller's pid, uid, auid, ses and LSM label, which no caller can forge.
  *
- * A record that the journal or syslog took is sent without asking first,
- * as sudo sends its own: a registered audit daemon logs it, a kernel
- * whose auditing is off drops it, and one that audits with no daemon
- * passes it to its multicast readers and prints it to its ring buffer.
- * A record that neither took goes only where a daemon runs (kernel_log).
+ * Only when auditing is enabled and an audit daemon is registered: with
+ * none, the kernel would print each record to its ring buffer, where
+ * nobody keeps them.
  *
  * Why a process of its own: when the daemon stops reading and the
  * kernel's backlog is full, the kernel holds every sender of a netlink
@@ -45,18 +43,12 @@
 /*
  * Whether a daemon takes the records, as this process found it.  The
  * question is the dear part of a record (the kernel starts a thread to
- * answer each one, and the sender waits for it), so it is asked only
- * when the answer decides something: when no other destination took the
- * record, whether any did (a warning, or a refusal by the policy).  When
- * the journal or syslog took it, the record is sent without a question,
- * as sudo sends its own: a daemon that runs logs it, a kernel whose
- * auditing is off drops it, and one whose daemon died prints it to its
- * own log (rate-limited).  Once asked, the answer holds for the process
- * (a hijack process writes the records of one entry, or of one
- * --end-session): its later records go where the asked one went.  Left
- * unknown after a question that failed otherwise (late, refused), and
- * by a record sent blind, so that the next record that must know asks;
- * a blind record refused for want of a capability (EPERM) says NONE.
+ * answer each one), so it is asked once a process: a hijack process
+ * writes the records of one entry (or of one --end-session), and its
+ * later records go where its first went, nowhere when no daemon ran,
+ * without the question when one did.  Left unknown after a question
+ * that failed otherwise (late, refused), so that the next record asks
+ * again.
  */
 static enum {
 	KERNEL_LOG_UNKNOWN,
@@ -99,7 +91,7 @@ struct sender {
 	int fd;
 	int result;
 	bool ask;		/* ask first whether a daemon runs */
-	const char *msg;	/* the record */
+	const char *msg;	/* NULL: only ask */
 	const char *tty;
 };
 
@@ -110,9 +102,8 @@ struct sender {
  * nothing but libaudit's question and send, which use their own stack
  * frames and system calls (no allocation: the terminal is looked up
  * beforehand), with every signal blocked, while hijack waits in ppoll()
- * with every signal blocked too.  Beside it hijack runs only the few
- * calls between clone() and ppoll(), none of which reads errno: the
- * sender shares the thread block too, errno with it, and a libc call of
+ * with every signal blocked too.  It never runs beside hijack's own code:
+ * it shares the thread block too, errno with it, and a libc call of
  * hijack's that failed would find the sender's errno in place of its
  * own (reading the target's limits once failed so).  Its exit status is
  * the errno of what failed, ENOENT for "no audit log to write to".
@@ -148,6 +139,8 @@ static int sender_main(void *arg)
 		return ENOENT;
 	if (r < 0)
 		return -r < 256 ? -r : EIO;
+	if (!s->msg)
+		return 0;
 	errno = 0;
 	r = audit_log_user_message(s->fd, AUDIT_USER_CMD, s->msg, NULL, NULL,
 				   s->tty, s->result);
@@ -231,14 +224,10 @@ static int finish_sender(int pidfd, unsigned long long deadline)
 	return r;
 }
 
-/*
- * Remember what a sender found; return @r.  A record sent without the
- * question (@asked false) says nothing of a daemon when it went through:
- * the kernel takes it as well when auditing is off, and drops it.
- */
-static int learn(int r, bool asked)
+/* Remember what a sender found; return @r. */
+static int learn(int r)
 {
-	if (r == 0 && asked)
+	if (r == 0)
 		kernel_log = KERNEL_LOG_RUNNING;
 	else if (r == -ENOENT)
 		kernel_log = KERNEL_LOG_NONE;
@@ -301,8 +290,7 @@ static bool append(char *msg, size_t len, const char *key, const char *value,
 	return true;
 }
 
-int audit_kernel_send(const struct audit_entry *e, enum audit_event event,
-		      bool must_know)
+int audit_kernel_send(const struct audit_entry *e, enum audit_event event)
 {
 	char numbuf[1024], msg[MAX_AUDIT_MESSAGE_LENGTH - 1024];
 	struct audit_kv kv[AUDIT_FIELDS_MAX];
@@ -350,7 +338,7 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event,
 		.fd = fd,
 		.msg = msg,
 		.tty = tty,
-		.ask = must_know && kernel_log != KERNEL_LOG_RUNNING,
+		.ask = kernel_log != KERNEL_LOG_RUNNING,
 		.result = event == AUDIT_START || event == AUDIT_END_SESSION ||
 			  (event == AUDIT_END && !e->error[0]),
 	};
@@ -358,5 +346,5 @@ int audit_kernel_send(const struct audit_entry *e, enum audit_event event,
 	r = start_sender(&s, &pidfd);
 	/* A sender left asleep has its own copy of the descriptor table. */
 	audit_close(fd);
-	return r < 0 ? r : learn(finish_sender(pidfd, deadline), s.ask);
+	return r < 0 ? r : learn(finish_sender(pidfd, deadline));
 }

@@ -2,10 +2,9 @@
 /*
  * write.c - where a record goes.  The journal when journald runs, else
  * syslog: one of the two, since journald reads /dev/log too and would
- * otherwise keep every record twice.  The kernel's audit log as well, for
- * an audit daemon: it is the one a root inside the host cannot edit
- * quietly.  The kernel is asked whether one runs only when neither of the
- * others took the record (kernel.c); otherwise the record is sent blind.
+ * otherwise keep every record twice.  The kernel's audit log as well when
+ * an audit daemon runs: it is the one a root inside the host cannot edit
+ * quietly.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,12 +43,7 @@ unsigned int audit_write(const struct audit_entry *e, enum audit_event event,
 		 &o) != 0)
 		(void)note(audit_syslog_send(e, event), AUDIT_DEST_SYSLOG,
 			   "syslog", &o);
-	/*
-	 * Whether an audit daemon runs matters only when neither took it:
-	 * the kernel is asked then, and is sent the record blind otherwise.
-	 */
-	(void)note(audit_kernel_send(e, event, !o.took), AUDIT_DEST_KERNEL,
-		   "audit", &o);
+	(void)note(audit_kernel_send(e, event), AUDIT_DEST_KERNEL, "audit", &o);
 	if (!o.took && reterr_why && whylen)
 		(void)snprintf(reterr_why, whylen, "%s", o.reasons);
 	if (ret_none_runs)
