@@ -102,8 +102,9 @@ struct sender {
  * nothing but libaudit's question and send, which use their own stack
  * frames and system calls (no allocation: the terminal is looked up
  * beforehand), with every signal blocked, while hijack waits in ppoll()
- * with every signal blocked too.  It never runs beside hijack's own code:
- * it shares the thread block too, errno with it, and a libc call of
+ * with every signal blocked too.  Beside it hijack runs only the few
+ * calls between clone() and ppoll(), none of which reads errno: the
+ * sender shares the thread block too, errno with it, and a libc call of
  * hijack's that failed would find the sender's errno in place of its
  * own (reading the target's limits once failed so).  Its exit status is
  * the errno of what failed, ENOENT for "no audit log to write to".
