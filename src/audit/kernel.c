@@ -91,7 +91,7 @@ struct sender {
 	int fd;
 	int result;
 	bool ask;		/* ask first whether a daemon runs */
-	const char *msg;	/* NULL: only ask */
+	const char *msg;	/* the record */
 	const char *tty;
 };
 
@@ -140,8 +140,6 @@ static int sender_main(void *arg)
 		return ENOENT;
 	if (r < 0)
 		return -r < 256 ? -r : EIO;
-	if (!s->msg)
-		return 0;
 	errno = 0;
 	r = audit_log_user_message(s->fd, AUDIT_USER_CMD, s->msg, NULL, NULL,
 				   s->tty, s->result);

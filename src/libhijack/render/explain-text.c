@@ -97,9 +97,9 @@ static void print_creds_caps(const struct hj_explain *v, FILE *f)
 		fprintf(f, "  mark:   %s, which the container lacks: its processes cannot ptrace this command, freer than the target\n",
 			name ? name : "?");
 		cap_free(name);
-	}
-	else if (v->mark_note)
+	} else if (v->mark_note) {
 		fprintf(f, "  mark:   %s\n", v->mark_note);
+	}
 	fprintf(f, "  securebits: %s\n", v->securebits_copied ?
 		"the target's, copied by hijack(2)" :
 		"left at the kernel default: no interface reads another task's");
