@@ -12,8 +12,9 @@
 # socket only the caller's network namespace has, or a marker from
 # hijack's arguments.  Last, the
 # container's root stops every such process before its exec (procleak
-# --stop): each entry must end, 125 when its process was stopped, and none
-# may wait for the caller's Ctrl-C.
+# --stop), or kills it at every step of its way there (procleak --kill):
+# each entry must end, 125 when its process was stopped or killed before
+# its exec, and none may wait for the caller's Ctrl-C.
 . "${TESTDIR:-$(dirname "$0")}/lib.sh"
 skip_unless_root
 : "${PROCLEAK:=$(dirname "$FIXTURE")/procleak}"
@@ -28,7 +29,7 @@ command -v nsenter >/dev/null || skip_all "no nsenter(1)"
 if [ -z "${HJ_PROCLEAK_NS:-}" ]; then
 	HJ_PROCLEAK_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
-plan 31
+plan 37
 
 d=$(tmpdir)
 mark="hjleak-$$"
@@ -142,28 +143,71 @@ race "--tools" 0 "$HIJACK" --pid "$TARGET" --tools --reason "$mark" -- true
 TARGET=$userns
 race "unprivileged caller" 0 "$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --reason "$mark" -- true
 
-# The stop may come before the intermediate has told hijack the command's
-# pid; hijack looks again once it does.
+# The stop may come at the command's birth, before it or the intermediate
+# has told hijack its pid; hijack looks again once it can, and finds the
+# pid the kernel wrote at the clone when the command shares the
+# intermediate's memory.  Both shapes: a container with CAP_SYS_PTRACE
+# ($plain) gets a copy of it, one without (Docker's set) shares it.
+# stop_race NAME: the race against $TARGET.
+stop_race() {
+	rm -f "$d/stop"
+	nsenter -t "$TARGET" -a "$PROCLEAK" --stop >"$d/stop" &
+	stopper=$!
+	wait_ready "$d/stop" "procleak --stop"
+	hung=0 other=0 stopped=0 _i=0
+	while [ $_i -lt "$n" ]; do
+		timeout -s INT 20 "$HIJACK" --pid "$TARGET" -- true </dev/null >/dev/null 2>"$d/err"
+		case $? in
+		0) ;;
+		124) hung=$((hung + 1)) ;;
+		125) grep -q "stopped" "$d/err" && stopped=$((stopped + 1)) ;;
+		*) other=$((other + 1)); diag "stop race: $(cat "$d/err")" ;;
+		esac
+		_i=$((_i + 1))
+	done
+	pkill -TERM -f "^$PROCLEAK --stop"
+	wait "$stopper"
+	diag "stop race, $1: $(grep '^stopped' "$d/stop"), $stopped entries ended 125 as stopped"
+	is "$hung:$other" "0:0" "$1: the container stops hijack's processes: no entry waits for Ctrl-C, each ends 0 or 125"
+	ok "$([ "$stopped" -gt 0 ] && echo 0 || echo 1)" "... and some were stopped and ended 125, naming the stop"
+	left=$(ps -eo stat=,comm= | awk '$1 ~ /^T/ && $2 == "hijack"' | wc -l)
+	is "$left" 0 "... and no process of hijack's is left stopped"
+}
 TARGET=$plain
-rm -f "$d/stop"
-nsenter -t "$TARGET" -a "$PROCLEAK" --stop >"$d/stop" &
-stopper=$!
-wait_ready "$d/stop" "procleak --stop"
-hung=0 other=0 stopped=0 _i=0
-while [ $_i -lt "$n" ]; do
-	timeout -s INT 20 "$HIJACK" --pid "$TARGET" -- true </dev/null >/dev/null 2>"$d/err"
-	case $? in
-	0) ;;
-	124) hung=$((hung + 1)) ;;
-	125) grep -q "stopped" "$d/err" && stopped=$((stopped + 1)) ;;
-	*) other=$((other + 1)); diag "stop race: $(cat "$d/err")" ;;
-	esac
-	_i=$((_i + 1))
-done
-pkill -TERM -f "^$PROCLEAK --stop"
-wait "$stopper"
-diag "stop race: $(grep '^stopped' "$d/stop"), $stopped entries ended 125 as stopped"
-is "$hung:$other" "0:0" "the container stops hijack's processes: no entry waits for Ctrl-C, each ends 0 or 125"
-ok "$([ "$stopped" -gt 0 ] && echo 0 || echo 1)" "... and some were stopped and ended 125, naming the stop"
+stop_race "a container with CAP_SYS_PTRACE"
+TARGET=$tools
+stop_race "a container without CAP_SYS_PTRACE"
+
+# The container kills each new process somewhere between its birth and a
+# little after its exec (procleak --kill), in both shapes: every entry
+# ends 0, 125 naming the kill before the exec, or 137 (the command ran
+# and was killed), and none waits.
+# kill_race NAME: the race against $TARGET.
+kill_race() {
+	rm -f "$d/kill"
+	nsenter -t "$TARGET" -a "$PROCLEAK" --kill >"$d/kill" &
+	killer=$!
+	wait_ready "$d/kill" "procleak --kill"
+	bad=0 before=0 _i=0
+	while [ $_i -lt $((n * 2)) ]; do
+		timeout -s INT 20 "$HIJACK" --pid "$TARGET" -- true </dev/null >/dev/null 2>"$d/err"
+		_rc=$?
+		case $_rc:$(cat "$d/err") in
+		0: | 137:) ;;
+		"125:hijack: fork: the command's process was killed by signal 9 before exec: Operation canceled")
+			before=$((before + 1)) ;;
+		*) bad=$((bad + 1)); diag "kill race: $_rc: $(cat "$d/err")" ;;
+		esac
+		_i=$((_i + 1))
+	done
+	pkill -TERM -f "^$PROCLEAK --kill"
+	wait "$killer"
+	diag "kill race, $1: $(grep '^killed' "$d/kill"), $before entries ended 125, killed before the exec"
+	is "$bad" 0 "$1: killed at every step to its exec: each entry ends 0, 137, or 125 naming the kill"
+}
+TARGET=$plain
+kill_race "a container with CAP_SYS_PTRACE"
+TARGET=$tools
+kill_race "a container without CAP_SYS_PTRACE"
 umount "$d/mark"
 finish

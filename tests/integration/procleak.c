@@ -11,6 +11,7 @@
  *
  *   procleak MARK
  *   procleak --stop
+ *   procleak --kill
  *   procleak --bind MARK
  *
  * Drops to uid and gid 65534, and so every capability (in a user
@@ -25,9 +26,11 @@
  * MARK.  Exits 1 after 600 s.
  *
  * With --stop it keeps its privilege (the container's root) and sends
- * SIGSTOP to every new process still named "hijack" (one that has not
- * exec'd), once each, and SIGCONT to one that turns out to have exec'd by
- * then; at SIGTERM or SIGINT it prints "stopped N".
+ * SIGSTOP to every new process the instant it exists, once each, and
+ * SIGCONT to one that turns out not to be hijack's (one that has exec'd
+ * by then); at SIGTERM or SIGINT it prints "stopped N".  With --kill it
+ * sends SIGKILL instead, to each new process at a moment that moves from
+ * its birth to 2 ms after it by 20 us each time, and prints "killed N".
  *
  * With --bind, run outside the target, it binds the abstract unix socket
  * @MARK in its network namespace, prints "ready" and holds it until
@@ -135,13 +138,19 @@ static void stopped_state(long pid)
 	}
 }
 
-/* --stop: stop each new process of hijack's before its exec. */
-static int stopper(void)
+/*
+ * Call @fn on each new process of the pid namespace, once, the instant it
+ * exists: the next pid is tried until @fn finds it there (0 or 1, which
+ * is counted; -1 while there is none).  Until told to stop, or 600 s;
+ * then prints "@what N".
+ */
+static int each_new(int (*fn)(long pid), const char *what)
 {
-	char buf[64], path[64];
+	char buf[64];
 	long last, pid, prev = 0;
-	unsigned long stopped = 0;
+	unsigned long count = 0;
 	time_t end = time(NULL) + 600;
+	int r;
 
 	printf("ready\n");
 	fflush(stdout);
@@ -156,27 +165,66 @@ static int stopper(void)
 		for (pid = last; pid <= last + 1; pid++) {
 			if (pid <= prev || pid == getpid())
 				continue;
-			(void)snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-			if (slurp(path, buf, sizeof(buf)) <= 0 ||
-			    strncmp(buf, "hijack", 6) != 0 || kill((pid_t)pid, SIGSTOP) < 0)
+			r = fn(pid);
+			if (r < 0)
 				continue;
 			prev = pid;
-			/*
-			 * It may have exec'd between the read and the stop: a
-			 * command stopped by its container is the command's
-			 * own business, not this attack; let it go on.  Its
-			 * name is final once the stop took hold.
-			 */
-			stopped_state(pid);
-			if (slurp(path, buf, sizeof(buf)) > 0 &&
-			    strncmp(buf, "hijack", 6) != 0)
-				(void)kill((pid_t)pid, SIGCONT);
-			else
-				stopped++;	/* or gone: hijack ended it */
+			count += (unsigned long)r;
 		}
 	}
-	printf("stopped %lu\n", stopped);
+	printf("%s %lu\n", what, count);
 	return stop ? 0 : 1;
+}
+
+/*
+ * --stop: stopped first, so that it may not yet have said a word to
+ * hijack, not even its pid.  It may have exec'd before the stop: a
+ * command stopped by its container is the command's own business, not
+ * this attack; let it go on.  Its name is final once the stop took hold.
+ */
+static int stop_one(long pid)
+{
+	char buf[64], path[64];
+
+	if (kill((pid_t)pid, SIGSTOP) < 0)
+		return -1;
+	stopped_state(pid);
+	(void)snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (slurp(path, buf, sizeof(buf)) > 0 && strncmp(buf, "hijack", 6) != 0) {
+		(void)kill((pid_t)pid, SIGCONT);
+		return 0;
+	}
+	return 1;	/* or gone: hijack ended it */
+}
+
+/* Spin for @us microseconds: a sleep would take far longer. */
+static void spin(long us)
+{
+	struct timespec t0, t;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		(void)clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000L +
+	       (t.tv_nsec - t0.tv_nsec) / 1000L < us);
+}
+
+/*
+ * --kill: SIGKILL at a moment that moves on by 20 us each time, from the
+ * birth to 2 ms after it: between the birth and the exec at every step
+ * of the way, or after.
+ */
+static int kill_one(long pid)
+{
+	static long delay;
+	int r;
+
+	if (kill((pid_t)pid, 0) < 0)
+		return -1;
+	spin(delay);
+	r = kill((pid_t)pid, SIGKILL) == 0;
+	delay = (delay + 20) % 2000;
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -190,13 +238,15 @@ int main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc != 2 && !(argc == 3 && strcmp(argv[1], "--bind") == 0)) {
-		fprintf(stderr, "usage: procleak MARK | --stop | --bind MARK\n");
+		fprintf(stderr, "usage: procleak MARK | --stop | --kill | --bind MARK\n");
 		return 2;
 	}
 	(void)sigaction(SIGTERM, &sa, NULL);
 	(void)sigaction(SIGINT, &sa, NULL);
 	if (strcmp(argv[1], "--stop") == 0)
-		return stopper();
+		return each_new(stop_one, "stopped");
+	if (strcmp(argv[1], "--kill") == 0)
+		return each_new(kill_one, "killed");
 	if (argc == 3 && strcmp(argv[1], "--bind") == 0)
 		return binder(argv[2]);
 	if (drop() < 0) {
