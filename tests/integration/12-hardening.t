@@ -8,7 +8,7 @@ skip_unless_root
 need_program "$PTYDRIVE"
 [ -r "$HJSHIM" ] || skip_all "no hjshim.so at $HJSHIM: make check builds it"
 
-plan 60
+plan 56
 
 # hjshim.so is preloaded ahead of everything: under make check-asan the
 # sanitizer's runtime then is not first in the list, which it refuses by
@@ -530,47 +530,5 @@ wait "$hj" 2>/dev/null
 wait_for "$d/relay/hup"
 is "$(cat "$d/relay/hup" 2>/dev/null)" hup "... also when the command was started through the relay"
 stop_target
-
-# --- one copy of hijack's memory an entry --------------------------------
-# The command's process shares the intermediate's memory until its exec
-# (CLONE_VM | CLONE_VFORK) rather than copying it a second time.  It gets
-# a copy of its own when a process of the container could trace it with
-# the authority of the memory's owner (CAP_SYS_PTRACE in the caller's
-# user namespace), and for a file copy, which never execs.
-# shape HIJACK-ARGS...: hijack's status, and how the process that runs
-# the payload was cloned: shared, copied, or ? (neither seen).
-shape() {
-	rm -rf "$d/st"
-	mkdir "$d/st"
-	strace -ff -qq -e trace=clone,clone3 -o "$d/st/t" "$HIJACK" "$@" >/dev/null 2>"$d/st.err" </dev/null
-	_rc=$?
-	if grep -q 'CLONE_VM|CLONE_VFORK|CLONE_PARENT' "$d/st"/t.*; then
-		echo "$_rc:shared"
-	elif grep -q 'clone3({flags=CLONE_PARENT,' "$d/st"/t.*; then
-		echo "$_rc:copied"
-	else
-		echo "$_rc:?"
-	fi
-}
-if command -v strace >/dev/null; then
-	start_target --caps 0,1,3,4,5,6,7,8,10,13,18,27,29,31
-	is "$(shape --pid "$TARGET" -- true)" 0:shared \
-		"a container without CAP_SYS_PTRACE: the command shares the intermediate's memory until its exec"
-	is "$(shape --pid "$TARGET" --read-file=/etc/hostname)" 0:copied \
-		"... a file copy, which never execs, gets a copy"
-	stop_target
-	start_target
-	is "$(shape --pid "$TARGET" -- true)" 0:copied \
-		"a container with CAP_SYS_PTRACE: the command gets a copy"
-	stop_target
-	start_target --userns 1000
-	is "$(shape --pid "$TARGET" -- true)" 0:shared \
-		"a container in a user namespace of its own: its CAP_SYS_PTRACE does not reach the memory, shared"
-	stop_target
-else
-	for i in 1 2 3 4; do
-		skip "the command's process shape" "no strace"
-	done
-fi
 
 finish

@@ -143,11 +143,9 @@ race "--tools" 0 "$HIJACK" --pid "$TARGET" --tools --reason "$mark" -- true
 TARGET=$userns
 race "unprivileged caller" 0 "$FIXTURE" --run-as 1000 -- "$HIJACK" --pid "$TARGET" --reason "$mark" -- true
 
-# The stop may come at the command's birth, before it or the intermediate
-# has told hijack its pid; hijack looks again once it can, and finds the
-# pid the kernel wrote at the clone when the command shares the
-# intermediate's memory.  Both shapes: a container with CAP_SYS_PTRACE
-# ($plain) gets a copy of it, one without (Docker's set) shares it.
+# The stop comes at the command's birth, before the intermediate has told
+# hijack its pid; hijack looks again once it does.  Into a container that
+# keeps every capability ($plain) and one with Docker's set.
 # stop_race NAME: the race against $TARGET.
 stop_race() {
 	rm -f "$d/stop"
@@ -174,14 +172,14 @@ stop_race() {
 	is "$left" 0 "... and no process of hijack's is left stopped"
 }
 TARGET=$plain
-stop_race "a container with CAP_SYS_PTRACE"
+stop_race "a container with every capability"
 TARGET=$tools
-stop_race "a container without CAP_SYS_PTRACE"
+stop_race "a container with Docker's capabilities"
 
 # The container kills each new process somewhere between its birth and a
-# little after its exec (procleak --kill), in both shapes: every entry
-# ends 0, 125 naming the kill before the exec, or 137 (the command ran
-# and was killed), and none waits.
+# little after its exec (procleak --kill): every entry ends 0, 125 naming
+# the kill before the exec, or 137 (the command ran and was killed), and
+# none waits.
 # kill_race NAME: the race against $TARGET.
 kill_race() {
 	rm -f "$d/kill"
@@ -206,8 +204,8 @@ kill_race() {
 	is "$bad" 0 "$1: killed at every step to its exec: each entry ends 0, 137, or 125 naming the kill"
 }
 TARGET=$plain
-kill_race "a container with CAP_SYS_PTRACE"
+kill_race "a container with every capability"
 TARGET=$tools
-kill_race "a container without CAP_SYS_PTRACE"
+kill_race "a container with Docker's capabilities"
 umount "$d/mark"
 finish

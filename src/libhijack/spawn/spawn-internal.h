@@ -88,7 +88,6 @@ struct spawn {
 	int procdir;		/* hijack's /proc, for the exec label */
 	int *cgfds;		/* cgroup.procs per hierarchy, or -EBADF */
 	int cg2fd;		/* v2 directory for CLONE_INTO_CGROUP */
-	pid_t *born;		/* shared page: the command's pid, by the kernel */
 	bool cg_joined_v2;	/* born there by clone3() or hijack(2) */
 	unsigned int kernel_took;	/* HIJACK_* done by hijack(2) */
 	struct hj_pty *pty;
@@ -136,7 +135,6 @@ int hj_spawn_prepare(struct spawn *s, struct hijack_diag *d);
 void hj_spawn_close(struct spawn *s);
 pid_t hj_fork_child(struct spawn *s);
 pid_t hj_fork_command(void);
-pid_t hj_clone_command(int (*fn)(void *), void *arg, pid_t *ret_pid);
 
 /* spawn-child.c: in the command's process (and the intermediate) */
 _Noreturn void hj_child_fail(struct spawn *s, const struct hijack_diag *d,
@@ -147,9 +145,8 @@ _Noreturn void hj_child_exec(struct spawn *s);
 
 /* spawn-wait.c: hijack's side once the command's process exists */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
-		   pid_t child, bool running, const char *name,
-		   const pid_t *born, int *go, struct hijack_diag *d);
-pid_t hj_born_pid(const pid_t *born, pid_t child);
+		   pid_t child, bool running, const char *name, int *go,
+		   struct hijack_diag *d);
 /* How long a process sent SIGKILL is given to show as dead. */
 #define KILL_WAIT_MS 1000
 int hj_reap(pid_t pid, int *ret_status);

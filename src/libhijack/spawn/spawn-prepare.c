@@ -9,9 +9,7 @@
  */
 #include <fcntl.h>
 #include <linux/sched.h>
-#include <sched.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -194,58 +192,6 @@ pid_t hj_fork_command(void)
 		pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
 #endif
 	return (pid_t)pid;
-}
-
-/*
- * The command's stack when it shares the intermediate's memory: its way
- * to the exec takes under 4 KiB (measured with every confinement, a
- * terminal and --tools); the rest is margin, faulted in only if used.
- * A guard page below it turns an overflow into a death before the exec,
- * reported as such, never into a write over the intermediate's memory.
- */
-#define COMMAND_STACK (256 * 1024)
-
-/*
- * The command as hijack's child (CLONE_PARENT) that shares the
- * intermediate's memory until it execs or dies (CLONE_VM | CLONE_VFORK),
- * as posix_spawn() starts its child: no copy of the page tables of an
- * address space that hijack's libraries make large, and none to tear
- * down at the exec.  The intermediate sleeps in the kernel meanwhile, so
- * nothing runs beside the command's code in that memory, whose errno,
- * locks and allocator it shares.  It runs @fn(@arg) on a stack of its
- * own, and the kernel writes its pid (in the intermediate's, that is
- * hijack's, pid namespace) to *@ret_pid before it runs (CLONE_PARENT_SETTID).
- *
- * The memory it shares is the intermediate's copy of hijack's, not
- * dumpable (hj_fork_child()), so it is exposed to the container exactly
- * as a copy of it would be.  -1 with errno when no stack can be mapped
- * (the caller forks instead) or the clone fails.
- */
-pid_t hj_clone_command(int (*fn)(void *), void *arg, pid_t *ret_pid)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t len = COMMAND_STACK + (size_t)page;
-	char *stack;
-	pid_t pid;
-	int err;
-
-	stack = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
-		     MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return -1;
-	if (mprotect(stack + page, COMMAND_STACK, PROT_READ | PROT_WRITE) < 0) {
-		err = errno;
-		(void)munmap(stack, len);
-		errno = err;
-		return -1;
-	}
-	pid = clone(fn, stack + len, CLONE_VM | CLONE_VFORK | CLONE_PARENT |
-		    CLONE_PARENT_SETTID | SIGCHLD, arg, ret_pid);
-	/* Back from the kernel only once the command exec'd or died. */
-	err = errno;
-	(void)munmap(stack, len);
-	errno = err;
-	return pid;
 }
 
 /*

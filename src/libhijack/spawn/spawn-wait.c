@@ -126,40 +126,14 @@ static int guard(int sfd, pid_t child, pid_t cmd, bool running,
 }
 
 /*
- * The command's pid as the kernel wrote it to @born at its clone, for
- * when the command could not say it: believed only of a child of
- * hijack's other than @child (the intermediate), else 0.  The page is
- * shared with the intermediate, whose memory the command shares.
- */
-pid_t hj_born_pid(const pid_t *born, pid_t child)
-{
-	siginfo_t info = { 0 };
-	pid_t pid;
-
-	if (!born)
-		return 0;
-	pid = *(const volatile pid_t *)born;
-	if (pid <= 0 || pid == child ||
-	    waitid(P_PID, (id_t)pid, &info, WEXITED | WSTOPPED | WCONTINUED |
-		   WNOHANG | WNOWAIT) < 0)
-		return 0;
-	return pid;
-}
-
-/*
  * Read the status pipe to EOF.  Return 0 when the command exec'd, or the
  * negative errno the failing process reported.  *ret_pid and *ret_method
- * (if not NULL) are updated from MSG_PID (the command's or the
- * intermediate's, once: a second is a protocol error).  EOF without
+ * (if not NULL) are updated from the intermediate's message.  EOF without
  * the command's last word (MSG_EXEC) means its process died before the
  * exec: -ECANCELED, and hj_died_before_exec() says why.  With @child
  * (> 0) the wait is guarded as above; @running: a payload that never
  * execs is under way (after MSG_STARTED); @name: what messages call the
  * payload (struct hj_payload).
- *
- * @born (if not NULL) is where the kernel wrote the command's pid at its
- * clone, before it ran (hj_clone_command()): a command stopped at birth
- * by the container, before it could say its pid, is guarded too.
  *
  * @go (if not NULL) is the write end the forked shape's command waits on
  * before its first step: one byte once its pid is here and the entry
@@ -168,8 +142,8 @@ pid_t hj_born_pid(const pid_t *born, pid_t child)
  * killed in between) reads EOF when the caller closes it, and gives up.
  */
 int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
-		   pid_t child, bool running, const char *name,
-		   const pid_t *born, int *go, struct hijack_diag *d)
+		   pid_t child, bool running, const char *name, int *go,
+		   struct hijack_diag *d)
 {
 	_cleanup_close_ int sfd = -EBADF;
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN } };
@@ -201,9 +175,7 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			if (poll(p, 2, -1) < 0 && errno != EINTR)
 				return hj_diag_set(d, HIJACK_STEP_WAIT, errno, "poll");
 			if (p[1].revents & POLLIN)
-				r = guard(sfd, child, *ret_pid > 0 ? *ret_pid :
-					  hj_born_pid(born, child), running,
-					  name, d);
+				r = guard(sfd, child, *ret_pid, running, name, d);
 			/* A command not yet let on gives up at once. */
 			if (r < 0 && go)
 				close_fdp(go);
@@ -223,16 +195,6 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 			return hj_diag_set(d, HIJACK_STEP_WAIT, EPROTO,
 					   "short status message");
 		if (m.kind == MSG_PID) {
-			/*
-			 * One each entry; a second (none is sent) could only
-			 * repeat it, and the go byte is gone already.
-			 */
-			if (*ret_pid > 0) {
-				if (m.pid != *ret_pid)
-					return hj_diag_set(d, HIJACK_STEP_WAIT, EPROTO,
-							   "a second pid on the status pipe");
-				continue;
-			}
 			*ret_pid = m.pid;
 			if (ret_method)
 				*ret_method = m.method;

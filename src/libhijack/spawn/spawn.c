@@ -19,30 +19,18 @@
  *                                enter every namespace,
  *                                pid for its children
  *                                hide hijack's argv
- *                                clone(CLONE_PARENT | ------> send its pid
- *   read pid <---------------------- CLONE_VM | CLONE_VFORK) ---'
- *   send go ------------------------------------------------> root, cwd,
- *                                                             confinement,
- *                                (asleep until the exec)     exec
- *   reap the intermediate        _exit(0)
+ *                                clone(CLONE_PARENT) ------> root, cwd,
+ *   read pid <------------------ send the command's pid      confinement,
+ *   reap the intermediate        _exit(0)                    exec
  *   read status pipe until EOF <---------------------------- (or: send diag,
  *   wait, forwarding signals                                  _exit 125..127)
  *
  * CLONE_PARENT makes the command hijack's child from its first instant, so
  * that hijack waits for it, and it hears of hijack's death, as of a child
- * hijack forked itself.  It shares the intermediate's memory until its
- * exec, as posix_spawn()'s child does (hj_clone_command()): one copy of
- * hijack's address space an entry, not two.  The intermediate sleeps
- * meanwhile, so the command says its own pid, which the kernel wrote to
- * a page hijack shares (s->born) before the command ran: hijack finds it
- * there when the container stopped or killed the command at birth.  A
- * payload that never execs gets a copy of the memory instead (the
- * intermediate would sleep for all its work), and so does the command of
- * a container that could trace it (container_may_trace()); the
- * intermediate then sends the pid.  The intermediate enters the
- * namespaces in one setns(pidfd, mask), or per /proc/PID/ns file in the
- * order ns.c gives, which works for a caller privileged on the host as
- * for one that is privileged only in the target's user namespace.
+ * hijack forked itself.  The intermediate enters the namespaces in one
+ * setns(pidfd, mask), or per /proc/PID/ns file in the order ns.c gives,
+ * which works for a caller privileged on the host as for one that is
+ * privileged only in the target's user namespace.
  *
  * The hijack(2) system call does all of this in the kernel, and creates
  * the command in every namespace at once.
@@ -68,11 +56,9 @@
  * pipe's reading and the waiting in spawn-wait.c.
  */
 #include <fcntl.h>
-#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -119,11 +105,8 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 
 	r = hj_read_status(s->status_r, &cmd, &s->method,
 			   cmd > 0 ? cmd : inter, false, s->pl->name,
-			   s->born, inter > 0 ? &s->go_w : NULL, d);
+			   inter > 0 ? &s->go_w : NULL, d);
 	close_fdp(&s->go_w);	/* the command waiting on it gives up */
-	/* Stopped or killed at birth, it could not say its pid. */
-	if (cmd <= 0)
-		cmd = hj_born_pid(s->born, inter);
 	/* Either may be held by a frozen cgroup of the target: not for ever. */
 	if (inter > 0)
 		(void)hj_reap_within(inter, &status);
@@ -189,62 +172,9 @@ static int start_syscall(struct spawn *s, struct hijack_diag *d)
 }
 
 /*
- * The command's process, first: nothing until hijack knows its pid.
- * hijack lets it on, or closes the pipe when it ended the entry in
- * between.
- */
-static _Noreturn void command_start(struct spawn *s)
-{
-	char go;
-
-	if (read(s->go_r, &go, 1) != 1)
-		_exit(CHILD_EXIT_FAILED);
-	close_fdp(&s->go_r);
-	hj_child_exec(s);
-}
-
-/*
- * The command sharing the intermediate's memory (hj_clone_command()):
- * the intermediate sleeps until its exec, and so cannot say its pid in
- * time for hijack's word; the command says it itself, the pid the kernel
- * wrote to s->born, a page hijack shares, before it ran.  Stopped or
- * killed before it could, it is found there by hijack all the same.
- */
-static int command_shared(void *arg)
-{
-	struct spawn *s = arg;
-	struct msg m = { .kind = MSG_PID, .method = s->method };
-
-	m.pid = *(volatile pid_t *)s->born;
-	hj_send_msg(s->status_w, &m);
-	command_start(s);
-}
-
-/*
- * Whether a process of the container may ptrace the command before its
- * exec, holding CAP_SYS_PTRACE over the caller's user namespace, which
- * owns the command's memory until then.  Such a process reaches the
- * command in any shape, host descriptors and all; in one that shares
- * the intermediate's memory it would also reach the intermediate, in
- * hijack's pid namespace, so the command gets a copy instead.  The
- * container's bounding set stands for what its processes may hold, as
- * for the mark (plan-confine.c).
- */
-static bool container_may_trace(const struct hijack_plan *p)
-{
-	/*
-	 * A user namespace that setns() lets the caller enter is one below
-	 * the caller's: its CAP_SYS_PTRACE is over that one alone.
-	 */
-	if (p->ns[HIJACK_NS_USER].enter)
-		return false;
-	return p->target_caps.bnd & (1ULL << CAP_SYS_PTRACE);
-}
-
-/*
  * The intermediate: in hijack's pid namespace, where the container cannot
  * see it, join the cgroups and run the payload's host_view hook while the
- * host is in view, enter every namespace, then start the command as
+ * host is in view, enter every namespace, then fork the command as
  * hijack's child.
  */
 static _Noreturn void child_intermediate(struct spawn *s)
@@ -252,6 +182,7 @@ static _Noreturn void child_intermediate(struct spawn *s)
 	struct hijack_diag d = { 0 };
 	struct msg m = { .kind = MSG_PID };
 	pid_t pid;
+	char go;
 
 	close_fdp(&s->go_w);	/* hijack's alone: the command sees its EOF */
 	close_fdp(&s->ack_w);	/* and the start pipe's, if any */
@@ -262,24 +193,21 @@ static _Noreturn void child_intermediate(struct spawn *s)
 	if (hj_child_enter_ns(s, &d) < 0)
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	hj_args_hide(&s->args);
-	/*
-	 * A command shares this memory until its exec.  A payload that
-	 * never execs would keep the intermediate asleep for all its work,
-	 * and gets a copy; so does a command that a process of the
-	 * container could trace, and any command when sharing fails, where
-	 * a fork either works or says why in its own words.
-	 */
-	if (s->born && !(s->pl->flags & HJ_PAYLOAD_NOEXEC) &&
-	    !container_may_trace(s->p) &&
-	    hj_clone_command(command_shared, s, s->born) > 0)
-		_exit(0);
 	pid = hj_fork_command();
 	if (pid < 0) {
 		(void)fork_failed(s, errno, &d);
 		hj_child_fail(s, &d, CHILD_EXIT_FAILED);
 	}
-	if (pid == 0)
-		command_start(s);
+	if (pid == 0) {
+		/*
+		 * Nothing until hijack knows this pid: it lets us on, or
+		 * closes the pipe when it ended the entry in between.
+		 */
+		if (read(s->go_r, &go, 1) != 1)
+			_exit(CHILD_EXIT_FAILED);
+		close_fdp(&s->go_r);
+		hj_child_exec(s);
+	}
 	close_fdp(&s->go_r);
 	m.pid = pid;
 	m.method = s->method;
@@ -306,28 +234,20 @@ static int start_forked(struct spawn *s, struct hijack_diag *d)
 		return hj_diag_set(d, HIJACK_STEP_OPEN, errno, "start pipe");
 	s->go_r = go[0];
 	s->go_w = go[1];
-	/* Without it, the command is forked (child_intermediate()). */
-	s->born = mmap(NULL, sizeof(*s->born), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (s->born == MAP_FAILED)
-		s->born = NULL;
 	pid = hj_fork_child(s);
 	if (pid < 0) {
 		r = fork_failed(s, errno, d);
 		close_fdp(&s->go_r);
 		close_fdp(&s->go_w);
-	} else if (pid == 0) {
+		return r;
+	}
+	if (pid == 0) {
 		close_fdp(&s->status_r);
 		child_intermediate(s);
-	} else {
-		close_fdp(&s->status_w);
-		close_fdp(&s->go_r);
-		r = wait_exec(s, 0, pid, d);
 	}
-	if (s->born)
-		(void)munmap(s->born, sizeof(*s->born));
-	s->born = NULL;
-	return r;
+	close_fdp(&s->status_w);
+	close_fdp(&s->go_r);
+	return wait_exec(s, 0, pid, d);
 }
 
 /*
@@ -358,7 +278,7 @@ static int wait_noexec(struct spawn *s, pid_t pid, struct hijack_diag *d)
 	}
 	close_fdp(&s->ack_w);
 	r = hj_read_status(s->status_r, &pid, NULL, pid, true, s->pl->name,
-			   NULL, NULL, d);
+			   NULL, d);
 
 	if (r == -ECANCELED)
 		return 0;
@@ -468,7 +388,7 @@ int hj_spawn(const struct hijack_target *t, const struct hijack_plan *p,
 		.child_mask = p->ns_mask, .rootfd = -EBADF, .cwdfd = -EBADF,
 		.status_w = -EBADF, .status_r = -EBADF, .cg2fd = -EBADF,
 		.procdir = -EBADF, .go_w = -EBADF, .go_r = -EBADF,
-		.ack_w = -EBADF, .ack_r = -EBADF, .born = NULL,
+		.ack_w = -EBADF, .ack_r = -EBADF,
 	};
 	struct hj_pty pty;
 	int i, r;
