@@ -93,7 +93,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 69
+plan 73
 
 for m in pidfd nsfd; do
 	start_target
@@ -263,7 +263,44 @@ frozen_entry() {
 	rc=$?
 	thaw_and_clean THAWED freezer.state
 }
+# frozen_birth NAME: as frozen_entry, but the container freezes its
+# cgroup at the birth of the command's process (freezedecoy birth), which
+# the intermediate has left by then; $ms: from the caller's SIGINT to
+# hijack's end, which the manual bounds at about two seconds.
+frozen_birth() {
+	fz=$frz/hj19-$$-$1
+	mkdir "$fz"
+	echo "$TARGET" >"$fz/cgroup.procs"
+	"$FREEZEDECOY" birth "$fz" FROZEN "$TARGET" >"$tmp/froze" &
+	decoy=$!
+	"$HIJACK" --pid "$TARGET" -- "$cmd" "$1" >"$tmp/err" 2>&1 </dev/null &
+	hp=$!
+	rm -f "$tmp/dog"
+	(sleep 20 && touch "$tmp/dog" && kill -KILL "$hp") 2>/dev/null &
+	dog=$!
+	wait "$decoy"
+	_i=0
+	until grep -q FROZEN "$fz/freezer.state" || [ $_i -ge 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	held=$(grep -cv "^$TARGET\$" "$fz/cgroup.procs")
+	_t0=$(date +%s%N)
+	kill -INT "$hp"
+	wait "$hp"
+	rc=$?
+	ms=$((($(date +%s%N) - _t0) / 1000000))
+	thaw_and_clean THAWED freezer.state
+}
 if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
+	start_target
+	frozen_birth birth
+	is "$([ "$held" -ge 1 ] && echo held):$rc" "held:125" \
+		"a freezer cgroup frozen at the command's birth: SIGINT ends the entry, 125"
+	ok "$([ "$ms" -le 2500 ] && echo 0 || echo 1)" "... within about two seconds of the signal ($ms ms)"
+	is "$left" 0 "... and once thawed, nothing hijack started is left"
+	[ -e "$tmp/ran/birth" ]
+	ok $((! $?)) "... and the command never ran"
 	start_target
 	frozen_entry plain "$HIJACK" --pid "$TARGET" -- "$cmd" frozen
 	is "$held:$rc:$err" "1:125:hijack: wait: Interrupt before the command started: Interrupted system call" \
@@ -277,7 +314,7 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	is "$held:$rc" "1:125" "a file copy held so: SIGINT ends it, 125"
 	is "$left" 0 "... and once thawed, nothing is left"
 else
-	for t in 1 2 3 4 5; do
+	for t in 1 2 3 4 5 6 7 8 9; do
 		skip "a frozen freezer cgroup" "no writable cgroup v1 freezer hierarchy here"
 	done
 fi

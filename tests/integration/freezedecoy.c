@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * freezedecoy - the container's two ways of hiding a freezer from the look
- * hijack makes when the command does not end as asked (19-exec-death.t).
+ * freezedecoy - the container's ways of playing with a freezer of its own
+ * against hijack (19-exec-death.t): two that hide it from the look hijack
+ * makes when the command does not end as asked, and one that freezes
+ * hijack's process at its birth.
  *
  *   freezedecoy fuse DIR
  *	Mounts a FUSE filesystem on DIR and never answers it: a process that
@@ -15,6 +17,12 @@
  *	by a second thread alone (it prints "int"), whose thread id is
  *	written to FILE.  Frozen in a cgroup of its own, that thread holds
  *	every SIGINT sent to the process while the main thread runs free.
+ *
+ *   freezedecoy birth DIR VALUE PID
+ *	Watches cgroup.procs of the v1 freezer cgroup DIR for a process of
+ *	PID's pid namespace other than PID, and the moment one joins (the
+ *	command's process, born there before its exec), writes VALUE to
+ *	DIR/freezer.state; prints "froze N".  Gives up after 20 s (exit 1).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <time.h>
 #include <unistd.h>
 
 static int fuse(const char *dir)
@@ -93,12 +102,58 @@ static int threads(const char *file)
 		pause();
 }
 
+/* The pid namespace of @pid, as its link reads; "" when it is gone. */
+static void pidns_of(long pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+
+	(void)snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
+	n = readlink(path, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+static int birth(const char *dir, const char *value, long target)
+{
+	char procs[4096], state[4096], want[64], ns[64];
+	time_t end = time(NULL) + 20;
+	long pid;
+	FILE *f;
+	int fd;
+
+	(void)snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	(void)snprintf(state, sizeof(state), "%s/freezer.state", dir);
+	pidns_of(target, want, sizeof(want));
+	while (*want && time(NULL) < end) {
+		f = fopen(procs, "re");
+		if (!f)
+			return 1;
+		while (fscanf(f, "%ld", &pid) == 1) {
+			if (pid == target)
+				continue;
+			pidns_of(pid, ns, sizeof(ns));
+			if (strcmp(ns, want) != 0)
+				continue;
+			fd = open(state, O_WRONLY | O_CLOEXEC);
+			if (fd < 0 || write(fd, value, strlen(value)) < 0)
+				return 1;
+			(void)close(fd);
+			printf("froze %ld\n", pid);
+			return 0;
+		}
+		(void)fclose(f);
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "fuse"))
 		return fuse(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(argv[2]);
-	fprintf(stderr, "usage: freezedecoy fuse DIR | threads FILE\n");
+	if (argc == 5 && !strcmp(argv[1], "birth"))
+		return birth(argv[2], argv[3], strtol(argv[4], NULL, 10));
+	fprintf(stderr, "usage: freezedecoy fuse DIR | threads FILE | birth DIR VALUE PID\n");
 	return 2;
 }

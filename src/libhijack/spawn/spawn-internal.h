@@ -151,7 +151,8 @@ int hj_read_status(int fd, pid_t *ret_pid, enum hijack_method *ret_method,
 #define KILL_WAIT_MS 1000
 int hj_reap(pid_t pid, int *ret_status);
 int hj_reap_within(pid_t pid, int *ret_status);
-bool hj_execd_once_dead(pid_t pid);
+int hj_reap_by(pid_t pid, int *ret_status, long long deadline);
+bool hj_execd_once_dead(pid_t pid, long long deadline);
 void hj_kill_reap(pid_t pid);
 int hj_died_before_exec(struct spawn *s, pid_t pid, struct hijack_diag *d);
 int hj_wait_forwarding(const struct hijack_plan *p, pid_t pid,

@@ -254,43 +254,52 @@ int hj_reap(pid_t pid, int *ret_status)
 
 /*
  * Does @pid, a child of hijack's that was sent SIGKILL or is ending,
- * show as dead (not reaped) within KILL_WAIT_MS?  1 if so, 0 if not, or
- * a negative errno when its pidfd cannot tell.  A process of a cgroup v1
- * freezer that the target froze does not: a fatal signal waits there for
- * the thaw, and the process runs no instruction of its own before it
- * dies.  Whatever hijack leaves so goes to init (or the caller's
- * subreaper) when hijack exits.
+ * show as dead (not reaped) by @deadline (hj_now_ms())?  1 if so, 0 if
+ * not, or a negative errno when its pidfd cannot tell.  A process of a
+ * cgroup v1 freezer that the target froze does not: a fatal signal waits
+ * there for the thaw, and the process runs no instruction of its own
+ * before it dies.  Whatever hijack leaves so goes to init (or the
+ * caller's subreaper) when hijack exits.
  */
-static int dead_within(pid_t pid)
+static int dead_by(pid_t pid, long long deadline)
 {
 	_cleanup_close_ int pfd = pidfd_open(pid, 0);
 	struct pollfd p = { .fd = pfd, .events = POLLIN };
+	long long left;
 	int n;
 
 	if (pfd < 0)
 		return -errno;
-	while ((n = poll(&p, 1, KILL_WAIT_MS)) < 0 && errno == EINTR)
-		;
+	do {
+		left = deadline - hj_now_ms();
+		n = poll(&p, 1, left > 0 ? (int)left : 0);
+	} while (n < 0 && errno == EINTR);
 	return n < 0 ? -errno : n;
+}
+
+/* Reap @pid if it is dead by @deadline; else -ETIMEDOUT. */
+int hj_reap_by(pid_t pid, int *ret_status, long long deadline)
+{
+	/* No pidfd (before Linux 5.3): the plain wait. */
+	if (dead_by(pid, deadline) == 0)
+		return -ETIMEDOUT;
+	return hj_reap(pid, ret_status);
 }
 
 /* Reap @pid if it is dead within KILL_WAIT_MS; else -ETIMEDOUT. */
 int hj_reap_within(pid_t pid, int *ret_status)
 {
-	/* No pidfd (before Linux 5.3): the plain wait. */
-	if (dead_within(pid) == 0)
-		return -ETIMEDOUT;
-	return hj_reap(pid, ret_status);
+	return hj_reap_by(pid, ret_status, hj_now_ms() + KILL_WAIT_MS);
 }
 
 /*
  * Did @pid, sent SIGKILL, exec before it died?  Asked once it shows as
- * dead, left unreaped; false if it is not dead within KILL_WAIT_MS or
- * /proc cannot tell.
+ * dead, left unreaped; false if it is not dead by @deadline or /proc
+ * cannot tell.
  */
-bool hj_execd_once_dead(pid_t pid)
+bool hj_execd_once_dead(pid_t pid, long long deadline)
 {
-	return dead_within(pid) == 1 && never_execd(pid) == 0;
+	return dead_by(pid, deadline) == 1 && never_execd(pid) == 0;
 }
 
 /*
@@ -445,7 +454,7 @@ static int end_frozen(const struct hijack_plan *p, pid_t pid,
 	if (r == 0)
 		return 0;
 	(void)kill(pid, SIGKILL);
-	if (dead_within(pid) == 1)
+	if (dead_by(pid, hj_now_ms() + KILL_WAIT_MS) == 1)
 		return 0;
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_WAIT, -r,
@@ -467,7 +476,7 @@ static int end_frozen(const struct hijack_plan *p, pid_t pid,
 static int end_held(pid_t pid, struct hijack_diag *d)
 {
 	(void)kill(pid, SIGKILL);
-	if (dead_within(pid) == 1)
+	if (dead_by(pid, hj_now_ms() + KILL_WAIT_MS) == 1)
 		return 0;
 	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 			   "the command (pid %d) did not end when asked twice: killed, it has not died yet",

@@ -101,15 +101,22 @@ static int fork_failed(struct spawn *s, int err, struct hijack_diag *d)
 static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 		     struct hijack_diag *d)
 {
+	long long deadline;
 	int r, status = 0;
 
 	r = hj_read_status(s->status_r, &cmd, &s->method,
 			   cmd > 0 ? cmd : inter, false, s->pl->name,
 			   inter > 0 ? &s->go_w : NULL, d);
 	close_fdp(&s->go_w);	/* the command waiting on it gives up */
-	/* Either may be held by a frozen cgroup of the target: not for ever. */
+	/*
+	 * Either may be held by a frozen cgroup of the target: not for
+	 * ever, and the waits for both share one bound, so that the caller
+	 * who ended the entry waits KILL_WAIT_MS here at most, not one for
+	 * each process and question.
+	 */
+	deadline = hj_now_ms() + KILL_WAIT_MS;
 	if (inter > 0)
-		(void)hj_reap_within(inter, &status);
+		(void)hj_reap_by(inter, &status, deadline);
 	if (r == -ECANCELED && cmd > 0)
 		return hj_died_before_exec(s, cmd, d);
 	if (r < 0 && r != -ECANCELED) {
@@ -122,9 +129,9 @@ static int wait_exec(struct spawn *s, pid_t cmd, pid_t inter,
 		 */
 		(void)kill(cmd, SIGKILL);
 		if (!(s->pl->flags & HJ_PAYLOAD_NOEXEC) &&
-		    hj_execd_once_dead(cmd))
+		    hj_execd_once_dead(cmd, deadline))
 			return cmd;
-		(void)hj_reap_within(cmd, NULL);
+		(void)hj_reap_by(cmd, NULL, deadline);
 		return r;
 	}
 	/* Only the intermediate starts without the command's pid. */
