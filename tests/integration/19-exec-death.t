@@ -297,7 +297,7 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	frozen_birth birth
 	is "$([ "$held" -ge 1 ] && echo held):$rc" "held:125" \
 		"a freezer cgroup frozen at the command's birth: SIGINT ends the entry, 125"
-	ok "$([ "$ms" -le 2500 ] && echo 0 || echo 1)" "... within about two seconds of the signal ($ms ms)"
+	ok "$([ "$ms" -le 2800 ] && echo 0 || echo 1)" "... within about two seconds of the signal ($ms ms)"
 	is "$left" 0 "... and once thawed, nothing hijack started is left"
 	[ -e "$tmp/ran/birth" ]
 	ok $((! $?)) "... and the command never ran"
