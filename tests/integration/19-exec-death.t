@@ -93,7 +93,7 @@ check() {
 	ok $((! $?)) "$1: ... and the command did not run"
 }
 
-plan 73
+plan 72
 
 for m in pidfd nsfd; do
 	start_target
@@ -265,8 +265,14 @@ frozen_entry() {
 }
 # frozen_birth NAME: as frozen_entry, but the container freezes its
 # cgroup at the birth of the command's process (freezedecoy birth), which
-# the intermediate has left by then; $ms: from the caller's SIGINT to
-# hijack's end, which the manual bounds at about two seconds.
+# the intermediate may have left by then; $ms: from the caller's SIGINT to
+# hijack's end, which the manual bounds at about two seconds.  The freeze
+# lands where the race puts it: before the intermediate said the pid,
+# after it (the waits for the intermediate, for the question whether the
+# command exec'd and for the command each took a second of their own,
+# 3.0 s in all, until they shared one), or after the exec (the command
+# ran; hijack looks at its freezer a second after the SIGINT it hands
+# on).  Each ends 125 within the bound, and leaves nothing.
 frozen_birth() {
 	fz=$frz/hj19-$$-$1
 	mkdir "$fz"
@@ -299,8 +305,6 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 		"a freezer cgroup frozen at the command's birth: SIGINT ends the entry, 125"
 	ok "$([ "$ms" -le 2800 ] && echo 0 || echo 1)" "... within about two seconds of the signal ($ms ms)"
 	is "$left" 0 "... and once thawed, nothing hijack started is left"
-	[ -e "$tmp/ran/birth" ]
-	ok $((! $?)) "... and the command never ran"
 	start_target
 	frozen_entry plain "$HIJACK" --pid "$TARGET" -- "$cmd" frozen
 	is "$held:$rc:$err" "1:125:hijack: wait: Interrupt before the command started: Interrupted system call" \
@@ -314,7 +318,7 @@ if [ -n "$frz" ] && [ -w "$frz/cgroup.procs" ]; then
 	is "$held:$rc" "1:125" "a file copy held so: SIGINT ends it, 125"
 	is "$left" 0 "... and once thawed, nothing is left"
 else
-	for t in 1 2 3 4 5 6 7 8 9; do
+	for t in 1 2 3 4 5 6 7 8; do
 		skip "a frozen freezer cgroup" "no writable cgroup v1 freezer hierarchy here"
 	done
 fi
