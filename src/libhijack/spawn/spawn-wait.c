@@ -277,6 +277,11 @@ static int dead_by(pid_t pid, long long deadline)
 	return n < 0 ? -errno : n;
 }
 
+static int dead_within(pid_t pid)
+{
+	return dead_by(pid, hj_now_ms() + KILL_WAIT_MS);
+}
+
 /* Reap @pid if it is dead by @deadline; else -ETIMEDOUT. */
 int hj_reap_by(pid_t pid, int *ret_status, long long deadline)
 {
@@ -454,7 +459,7 @@ static int end_frozen(const struct hijack_plan *p, pid_t pid,
 	if (r == 0)
 		return 0;
 	(void)kill(pid, SIGKILL);
-	if (dead_by(pid, hj_now_ms() + KILL_WAIT_MS) == 1)
+	if (dead_within(pid) == 1)
 		return 0;
 	if (r < 0)
 		return hj_diag_set(d, HIJACK_STEP_WAIT, -r,
@@ -476,7 +481,7 @@ static int end_frozen(const struct hijack_plan *p, pid_t pid,
 static int end_held(pid_t pid, struct hijack_diag *d)
 {
 	(void)kill(pid, SIGKILL);
-	if (dead_by(pid, hj_now_ms() + KILL_WAIT_MS) == 1)
+	if (dead_within(pid) == 1)
 		return 0;
 	return hj_diag_set(d, HIJACK_STEP_WAIT, EINTR,
 			   "the command (pid %d) did not end when asked twice: killed, it has not died yet",
